@@ -1,0 +1,9 @@
+// The subcommands of `idb`. Each takes the arguments after its name and returns the
+// process exit code: 0 on success, 1 when the work failed, 2 on a usage error.
+#pragma once
+
+namespace idb::cli {
+
+int show(int argc, char **argv);
+
+} // namespace idb::cli

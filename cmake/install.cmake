@@ -1,0 +1,23 @@
+# Install rules: headers, the runtime libraries, a CMake package (find_package(idb) gives
+# idb::probe and idb::probe_static) and a pkg-config file (idb-probe).
+include(CMakePackageConfigHelpers)
+
+install(DIRECTORY probe_lib/include/idb DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(TARGETS idb_probe_shared idb_probe_static EXPORT idbTargets
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(EXPORT idbTargets NAMESPACE idb:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/idb)
+
+configure_package_config_file(cmake/idbConfig.cmake.in
+  ${CMAKE_CURRENT_BINARY_DIR}/idbConfig.cmake
+  INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/idb)
+write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/idbConfigVersion.cmake
+  COMPATIBILITY SameMajorVersion)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/idbConfig.cmake
+  ${CMAKE_CURRENT_BINARY_DIR}/idbConfigVersion.cmake
+  DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/idb)
+
+configure_file(cmake/idb-probe.pc.in ${CMAKE_CURRENT_BINARY_DIR}/idb-probe.pc @ONLY)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/idb-probe.pc
+  DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

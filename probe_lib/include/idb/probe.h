@@ -1,0 +1,138 @@
+/* IDB probe runtime, C API.
+ *
+ * The contract between instrumented code (hand-placed or written by idb-instrument) and
+ * the runtime. Each probe updates fixed-size statistics of its node in the calling
+ * thread's control-flow hierarchy (CFH); at exit one profile file is written. Compiles as
+ * C99 and as C++11 or later. Probes never print, throw or fail: problems are counted and
+ * reported once at finalize. Configuration is by environment (docs/configuration.md). */
+#ifndef IDB_PROBE_H
+#define IDB_PROBE_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Probe kinds. */
+#define IDB_PROC 1 /* a procedure (function body) */
+#define IDB_LOOP 2 /* a loop: black box (whole loop) or white box (one iteration) */
+#define IDB_CALL 3 /* a call site */
+#define IDB_COMM 4 /* a communication call */
+
+#if defined(__GNUC__)
+#define IDB_API_ __attribute__((visibility("default")))
+#else
+#define IDB_API_
+#endif
+
+/* Starts the runtime for `program` (NULL: the executable's name). Optional: the first
+ * probe starts it implicitly. Idempotent and thread-safe; after idb_finalize it does
+ * nothing. */
+IDB_API_ void idb_init(const char *program);
+
+/* Opens probe `id` of `kind` in the calling thread's CFH. `description` names the code
+ * (e.g. "solve(...) [solver.c:42]"); it is read only the first time the probe is seen, so
+ * it must stay valid until then. Thread-safe (each thread has its own CFH); not
+ * signal-safe. Never fails: overflow of the node cap or depth cap is counted. */
+IDB_API_ void idb_start(int kind, int id, const char *description);
+
+/* Like idb_start, also naming the source location (any of them may be NULL / 0). */
+IDB_API_ void idb_start_at(int kind, int id, const char *description, const char *file,
+                           int line, const char *function);
+
+/* Closes probe `id`, the innermost open one of the calling thread. A stop that does not
+ * match is counted; if `id` is open further out, the probes above it are closed too.
+ * Thread-safe; never fails. */
+IDB_API_ void idb_stop(int id);
+
+/* Records a probe's static description ahead of use (the instrumenter's manifest does
+ * this from a constructor). A later registration of the same id does not replace it.
+ * Thread-safe. */
+IDB_API_ void idb_register_probe(int kind, int id, const char *description, const char *file,
+                                 int line, const char *function);
+
+/* Closes every open probe, writes the profile and turns every probe into a no-op.
+ * Called implicitly at normal exit; calling it again does nothing. Failures to write are
+ * reported on stderr. Call from one thread, when other threads no longer run probes. */
+IDB_API_ void idb_finalize(void);
+
+/* Nonzero when probes record (IDB_ENABLE is not 0 and finalize has not run). */
+IDB_API_ int idb_enabled(void);
+
+/* A named CFH instance, e.g. one per simulation object. Not thread-safe: use one from one
+ * thread at a time. Its data stays until the profile is written, even after
+ * idb_cfh_destroy; creating one with the name of a destroyed one continues it. */
+typedef struct idb_cfh idb_cfh_t;
+
+/* Returns the CFH named `name` (copied, truncated to 63 bytes), or NULL when probes are
+ * off or memory is exhausted. The other idb_cfh_* calls accept NULL and do nothing. */
+IDB_API_ idb_cfh_t *idb_cfh_create(const char *name);
+IDB_API_ void idb_cfh_destroy(idb_cfh_t *cfh);
+IDB_API_ void idb_cfh_start(idb_cfh_t *cfh, int kind, int id, const char *description);
+IDB_API_ void idb_cfh_start_at(idb_cfh_t *cfh, int kind, int id, const char *description,
+                               const char *file, int line, const char *function);
+IDB_API_ void idb_cfh_stop(idb_cfh_t *cfh, int id);
+/* The CFH's name; "" for NULL. */
+IDB_API_ const char *idb_cfh_name(const idb_cfh_t *cfh);
+/* Writes the CFH as text, one line per node: the path of probe descriptions joined by
+ * ';' and the node's activation count. `stream` is a FILE*. Returns 0, or -1 on a write
+ * error or NULL arguments. */
+IDB_API_ int idb_cfh_dump(const idb_cfh_t *cfh, void *stream);
+/* The calling thread's default CFH (created on first use), or NULL when probes are off. */
+IDB_API_ idb_cfh_t *idb_thread_cfh(void);
+
+/* ---- Scope macros for C: the probe closes on every way out of the enclosing block
+ * (return, break, continue, goto, falling off the end), through the cleanup attribute
+ * of GCC and Clang. In C++ the same macros use an RAII object and also close on
+ * exceptions. */
+
+#define IDB_CAT2_(a, b) a##b
+#define IDB_CAT_(a, b) IDB_CAT2_(a, b)
+
+#ifndef __cplusplus
+typedef struct idb_scope_ {
+  idb_cfh_t *cfh;
+  int id;
+} idb_scope_t;
+
+static inline idb_scope_t idb_scope_open_(idb_cfh_t *cfh, int kind, int id,
+                                          const char *description, const char *file,
+                                          int line, const char *function) {
+  idb_scope_t scope;
+  scope.cfh = cfh;
+  scope.id = id;
+  if (cfh)
+    idb_cfh_start_at(cfh, kind, id, description, file, line, function);
+  else
+    idb_start_at(kind, id, description, file, line, function);
+  return scope;
+}
+
+static inline void idb_scope_close_(idb_scope_t *scope) {
+  if (scope->cfh)
+    idb_cfh_stop(scope->cfh, scope->id);
+  else
+    idb_stop(scope->id);
+}
+
+#define IDB_CFH_SCOPE(cfh, kind, id, description)                                          \
+  idb_scope_t IDB_CAT_(idb_scope_, __LINE__) __attribute__((cleanup(idb_scope_close_))) =  \
+      idb_scope_open_((cfh), (kind), (id), (description), __FILE__, __LINE__, __func__)
+#endif /* !__cplusplus */
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#ifdef __cplusplus
+#include "idb/probe.hpp"
+#endif
+
+/* A probe of `kind` open until the end of the enclosing block. */
+#define IDB_SCOPE(kind, id, description) IDB_CFH_SCOPE(0, kind, id, description)
+/* The enclosing function as a PROC probe, described by its name. */
+#define IDB_PROC_SCOPE(id) IDB_SCOPE(IDB_PROC, id, __func__)
+#define IDB_LOOP_SCOPE(id, description) IDB_SCOPE(IDB_LOOP, id, description)
+#define IDB_CALL_SCOPE(id, description) IDB_SCOPE(IDB_CALL, id, description)
+#define IDB_COMM_SCOPE(id, description) IDB_SCOPE(IDB_COMM, id, description)
+
+#endif /* IDB_PROBE_H */

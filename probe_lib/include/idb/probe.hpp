@@ -1,0 +1,79 @@
+// IDB probe runtime, C++ API: thin non-copyable RAII classes over the C API of
+// idb/probe.h. Compiles as C++11 or later, so instrumented code keeps its own standard.
+// Nothing here throws or allocates beyond what the C API does.
+#ifndef IDB_PROBE_HPP
+#define IDB_PROBE_HPP
+
+#include "idb/probe.h"
+
+#include <cstdio>
+
+namespace idb {
+
+// A named CFH instance (DESIGN §4), e.g. `idb::Cfh solver{"solver[3]"};` for one object of
+// an object-oriented code. Use it from one thread at a time. Its data outlives it: the
+// profile written at exit holds it. When probes are off every call does nothing.
+class Cfh {
+public:
+  explicit Cfh(const char *name) : cfh_(idb_cfh_create(name)) {}
+  ~Cfh() { idb_cfh_destroy(cfh_); }
+  Cfh(const Cfh &) = delete;
+  Cfh &operator=(const Cfh &) = delete;
+
+  void start(int kind, int id, const char *description) {
+    idb_cfh_start(cfh_, kind, id, description);
+  }
+  void stop(int id) { idb_cfh_stop(cfh_, id); }
+  // The name given at construction ("" when probes are off).
+  const char *name() const { return idb_cfh_name(cfh_); }
+  // Writes the tree as text (see idb_cfh_dump). Returns false on a write error.
+  bool dump(std::FILE *stream) const { return idb_cfh_dump(cfh_, stream) == 0; }
+  // The C handle, NULL when probes are off.
+  idb_cfh_t *get() const { return cfh_; }
+
+private:
+  idb_cfh_t *cfh_;
+};
+
+// Opens a probe for the lifetime of the object: closes on every way out of the scope,
+// exceptions included. Without a CFH it uses the calling thread's default one.
+class Scope {
+public:
+  Scope(int kind, int id, const char *description, const char *file = nullptr, int line = 0,
+        const char *function = nullptr)
+      : cfh_(nullptr), id_(id) {
+    idb_start_at(kind, id, description, file, line, function);
+  }
+  Scope(idb_cfh_t *cfh, int kind, int id, const char *description, const char *file = nullptr,
+        int line = 0, const char *function = nullptr)
+      : cfh_(cfh), id_(id) {
+    if (cfh_)
+      idb_cfh_start_at(cfh_, kind, id, description, file, line, function);
+    else
+      idb_start_at(kind, id, description, file, line, function);
+  }
+  // A null handle (probes off, or no memory for the CFH) falls back to the thread's CFH.
+  Scope(Cfh &cfh, int kind, int id, const char *description, const char *file = nullptr,
+        int line = 0, const char *function = nullptr)
+      : Scope(cfh.get(), kind, id, description, file, line, function) {}
+  ~Scope() {
+    if (cfh_)
+      idb_cfh_stop(cfh_, id_);
+    else
+      idb_stop(id_);
+  }
+  Scope(const Scope &) = delete;
+  Scope &operator=(const Scope &) = delete;
+
+private:
+  idb_cfh_t *cfh_;
+  int id_;
+};
+
+} // namespace idb
+
+#define IDB_CFH_SCOPE(cfh, kind, id, description)                                             \
+  ::idb::Scope IDB_CAT_(idb_scope_, __LINE__)((cfh), (kind), (id), (description), __FILE__,  \
+                                              __LINE__, __func__)
+
+#endif // IDB_PROBE_HPP

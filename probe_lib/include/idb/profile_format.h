@@ -1,0 +1,35 @@
+/* Constants of the profile file format (docs/profile-format.md), shared by the runtime's
+ * writer and the reader library. All integers and doubles are little-endian. */
+#ifndef IDB_PROFILE_FORMAT_H
+#define IDB_PROFILE_FORMAT_H
+
+/* File header, 16 bytes: magic (8), version major (u16), minor (u16), CRC-32 of the
+ * first 12 bytes (u32). A reader refuses a major version it does not know; a minor
+ * version only adds sections or appends fields that older readers skip. */
+#define IDB_PROFILE_MAGIC "IDBPROF\x1a"
+#define IDB_PROFILE_MAGIC_SIZE 8
+#define IDB_PROFILE_VERSION_MAJOR 1
+#define IDB_PROFILE_VERSION_MINOR 0
+#define IDB_PROFILE_HEADER_SIZE 16
+
+/* Section header, 24 bytes: type (u32), item count (u32), payload length (u64), CRC-32
+ * (u32) of the header with this field as zero followed by the payload, reserved (u32, 0). */
+#define IDB_SECTION_HEADER_SIZE 24
+
+#define IDB_SECTION_META 1   /* key/value strings: run metadata */
+#define IDB_SECTION_PROBES 2 /* the probe table */
+#define IDB_SECTION_CFH 3    /* one CFH instance and its nodes */
+#define IDB_SECTION_END 0x00444E45u /* "END": last section; payload: file length (u64) */
+
+/* CFH section payload: rank (i32), thread (i32), flags (u32), node record size (u32),
+ * overflow, mismatches, unclosed, depth overflow (u64 each), name (u32 length + bytes),
+ * then the node records. */
+#define IDB_CFH_FLAG_NAMED 1u /* a named instance, not a thread's default CFH */
+#define IDB_CFH_FIXED_SIZE 48
+
+/* Node record, version 1.0: parent index (u32, IDB_NO_PARENT for the root), probe id
+ * (i32), then idb_stats_t field by field with times in seconds. */
+#define IDB_NODE_RECORD_SIZE 112
+#define IDB_NO_PARENT 0xFFFFFFFFu
+
+#endif /* IDB_PROFILE_FORMAT_H */

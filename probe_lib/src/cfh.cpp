@@ -1,0 +1,241 @@
+// The cold half of a CFH: creation, node insertion, the slow paths of start and stop
+// (CPU timing, caps, mismatches, the root) and the text dump.
+#include "cfh.h"
+
+#include "probes.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <sys/mman.h>
+
+namespace idb::rt {
+
+namespace {
+
+constexpr std::uint64_t kEmptyKey = ~std::uint64_t(0);
+constexpr std::uint32_t kFirstSlots = 64;
+
+void *reserve(std::size_t bytes) {
+  // Reserved, not committed: pages appear as nodes are created, and never move.
+  void *p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                 -1, 0);
+  return p == MAP_FAILED ? nullptr : p;
+}
+
+Slot *new_slots(std::uint32_t count) {
+  auto *slots = static_cast<Slot *>(std::malloc(sizeof(Slot) * count));
+  if (!slots) return nullptr;
+  for (std::uint32_t i = 0; i < count; ++i) slots[i] = Slot{kEmptyKey, kNoNode};
+  return slots;
+}
+
+void insert_slot(Slot *slots, std::uint32_t mask, std::uint64_t key, std::uint32_t node) {
+  std::uint32_t i = slot_index(key, mask);
+  while (slots[i].node != kNoNode) i = (i + 1) & mask;
+  slots[i] = Slot{key, node};
+}
+
+// Keeps the table at most half full. Returns false when memory is exhausted.
+bool grow_slots(Cfh &c, std::uint32_t needed) {
+  std::uint32_t size = c.slot_mask + 1;
+  if (std::uint64_t(needed) * 2 <= size) return true;
+  std::uint32_t new_size = size * 2;
+  Slot *slots = new_slots(new_size);
+  if (!slots) return false;
+  for (std::uint32_t i = 0; i < size; ++i)
+    if (c.slots[i].node != kNoNode)
+      insert_slot(slots, new_size - 1, c.slots[i].key, c.slots[i].node);
+  std::free(c.slots);
+  c.slots = slots;
+  c.slot_mask = new_size - 1;
+  return true;
+}
+
+void push_root(Cfh &c) {
+  Frame &root = c.stack[0];
+  root.node = 0;
+  root.probe = 0;
+  root.special = kSpecialRoot;
+  root.cpu0 = 0;
+  c.depth = 1;
+  c.limit = c.max_depth;
+  root.t0 = now();
+}
+
+// Pops the top frame at wall time `t`, recording it unless it was not counted.
+void pop_frame(Cfh &c, std::uint64_t t, bool read_cpu) {
+  Frame &f = c.stack[c.depth - 1];
+  if (f.node != kNoNode) {
+    Node &n = c.nodes[f.node];
+    idb_stats_add(&n.stats, double(t - f.t0));
+    if ((f.special & kSpecialCpu) && read_cpu) {
+      idb_stats_add_cpu(&n.stats, double(thread_cpu_ns() - f.cpu0));
+      n.stats.noise += double(now() - t);
+    }
+    n.cpu_on = c.cpu_all || n.stats.mean >= c.cpu_threshold;
+  }
+  --c.depth;
+}
+
+} // namespace
+
+Cfh *cfh_create(const char *name, bool named, int thread, const Limits &limits) {
+  auto *c = static_cast<Cfh *>(std::calloc(1, sizeof(Cfh)));
+  if (!c) return nullptr;
+  c->max_nodes = limits.max_nodes < 2 ? 2 : limits.max_nodes;
+  c->max_depth = limits.max_depth < 2 ? 2 : limits.max_depth;
+  c->cpu_threshold = limits.cpu_threshold;
+  c->cpu_all = limits.cpu_all;
+  c->nodes = static_cast<Node *>(reserve(sizeof(Node) * c->max_nodes));
+  auto *frames = static_cast<Frame *>(reserve(sizeof(Frame) * (c->max_depth + 1)));
+  c->slots = new_slots(kFirstSlots);
+  if (!c->nodes || !frames || !c->slots) {
+    if (c->nodes) munmap(c->nodes, sizeof(Node) * c->max_nodes);
+    if (frames) munmap(frames, sizeof(Frame) * (c->max_depth + 1));
+    std::free(c->slots);
+    std::free(c);
+    return nullptr;
+  }
+  frames[0] = Frame{0, 0, kNoNode, 0, kSpecialRoot}; // the guard below the root
+  c->stack = frames + 1;
+  c->slot_mask = kFirstSlots - 1;
+  Node &root = c->nodes[0];
+  root.parent = kNoNode;
+  root.probe = 0;
+  root.cpu_on = 0;
+  idb_stats_clear(&root.stats);
+  c->node_count.store(1, std::memory_order_release);
+  c->thread = thread;
+  c->named = named;
+  c->in_use = true;
+  std::snprintf(c->name, sizeof c->name, "%s", name ? name : "");
+  push_root(*c);
+  return c;
+}
+
+void cfh_free(Cfh *c) {
+  if (!c) return;
+  munmap(c->nodes, sizeof(Node) * c->max_nodes);
+  munmap(c->stack - 1, sizeof(Frame) * (c->max_depth + 1));
+  std::free(c->slots);
+  std::free(c);
+}
+
+void cfh_reopen(Cfh &c) {
+  c.uncounted = 0;
+  c.in_use = true;
+  push_root(c);
+}
+
+void cfh_close_all(Cfh &c, std::uint64_t t) {
+  if (c.uncounted) c.unclosed += c.uncounted;
+  c.uncounted = 0;
+  while (c.depth > 0) {
+    if (c.depth > 1) ++c.unclosed;
+    pop_frame(c, t, false);
+  }
+  c.limit = 0;
+}
+
+std::uint32_t cfh_add_node(Cfh &c, std::uint32_t parent, int kind, int id,
+                           const char *description, const char *file, int line,
+                           const char *function) {
+  std::uint64_t entry = now();
+  std::uint32_t count = c.node_count.load(std::memory_order_relaxed);
+  if (parent == kNoNode || count >= c.max_nodes || !grow_slots(c, count + 1)) return kNoNode;
+  probe_seen(kind, id, description, file, line, function);
+  Node &n = c.nodes[count];
+  n.parent = parent;
+  n.probe = id;
+  n.cpu_on = c.cpu_all ? 1 : 0;
+  idb_stats_clear(&n.stats);
+  insert_slot(c.slots, c.slot_mask, slot_key(parent, id), count);
+  c.node_count.store(count + 1, std::memory_order_release);
+  n.stats.noise = double(now() - entry);
+  return count;
+}
+
+void cfh_start_special(Cfh &c, std::uint32_t node, int id) {
+  Frame &f = c.stack[c.depth++];
+  f.node = node;
+  f.probe = id;
+  f.cpu0 = 0;
+  if (node == kNoNode) {
+    ++c.overflow;
+    f.special = kSpecialNoNode;
+    f.t0 = 0;
+    return;
+  }
+  f.special = kSpecialCpu;
+  std::uint64_t entry = now();
+  f.cpu0 = thread_cpu_ns();
+  f.t0 = now();
+  c.nodes[node].stats.noise += double(f.t0 - entry);
+}
+
+void cfh_start_uncounted(Cfh &c) {
+  if (c.depth == 0) return; // closed: nothing records
+  ++c.depth_overflow;
+  if (c.uncounted++ == 0) {
+    c.limit = 0;
+    c.stack[c.depth - 1].special |= kSpecialUncounted;
+  }
+}
+
+void cfh_stop_slow(Cfh &c, int id, std::uint64_t t) {
+  if (c.uncounted) {
+    if (--c.uncounted == 0) {
+      c.limit = c.max_depth;
+      c.stack[c.depth - 1].special &= ~kSpecialUncounted;
+    }
+    return;
+  }
+  // Find the innermost open frame of this probe; the root (index 0) never matches.
+  std::uint32_t k = c.depth;
+  while (k > 1 && c.stack[k - 1].probe != id) --k;
+  if (k <= 1) {
+    ++c.mismatches; // not open at all: ignored
+    return;
+  }
+  if (k != c.depth) ++c.mismatches; // frames above it were left open: close them too
+  while (c.depth > k) pop_frame(c, t, true);
+  pop_frame(c, t, true);
+}
+
+int cfh_dump(const Cfh &c, void *stream) {
+  auto *out = static_cast<std::FILE *>(stream);
+  std::uint32_t count = c.node_count.load(std::memory_order_acquire);
+  // Children of each node, in creation order, as linked lists over two index arrays.
+  auto *first = static_cast<std::uint32_t *>(std::malloc(sizeof(std::uint32_t) * count * 3));
+  if (!first) return -1;
+  std::uint32_t *next = first + count, *path = first + 2 * count;
+  for (std::uint32_t i = 0; i < count; ++i) first[i] = next[i] = kNoNode;
+  for (std::uint32_t i = count; i-- > 1;) {
+    next[i] = first[c.nodes[i].parent];
+    first[c.nodes[i].parent] = i;
+  }
+  int rc = 0;
+  std::uint32_t depth = 0;
+  std::uint32_t node = first[0];
+  while (node != kNoNode && rc == 0) {
+    path[depth] = node;
+    for (std::uint32_t d = 0; d <= depth && rc == 0; ++d) {
+      char fallback[16];
+      const char *text = probe_description(c.nodes[path[d]].probe, fallback, sizeof fallback);
+      if (std::fprintf(out, d ? ";%s" : "%s", text) < 0) rc = -1;
+    }
+    if (std::fprintf(out, " %llu\n", (unsigned long long)c.nodes[node].stats.count) < 0) rc = -1;
+    if (first[node] != kNoNode) {
+      ++depth;
+      node = first[node];
+      continue;
+    }
+    while (node != kNoNode && next[node] == kNoNode) node = depth ? path[--depth] : kNoNode;
+    if (node != kNoNode) node = path[depth] = next[node];
+  }
+  std::free(first);
+  return rc;
+}
+
+} // namespace idb::rt

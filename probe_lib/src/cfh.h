@@ -1,0 +1,155 @@
+// One control-flow hierarchy (CFH) instance: a tree of nodes, one per probe reached under
+// a given parent, each with fixed-size statistics; a stack of open activations; and a
+// hash table from (parent, probe) to node. Node storage is reserved once and never moves,
+// so finalize can read a CFH that another thread is still extending. The steady-state
+// start/stop pair allocates nothing, takes no lock and makes no system call.
+#pragma once
+
+#include "idb/stats.h"
+#include "timer.h"
+
+#include <atomic>
+#include <cstdint>
+
+namespace idb::rt {
+
+constexpr std::uint32_t kNoNode = 0xFFFFFFFFu;
+
+// 128 bytes; what start and stop touch lies in the first 64.
+struct alignas(64) Node {
+  std::uint32_t parent;
+  std::int32_t probe;
+  std::uint32_t cpu_on; // the CPU policy times this node's activations
+  idb_stats_t stats;    // wall in ticks, CPU in ns, noise: measured extra ticks only
+};
+
+struct Frame {
+  std::uint64_t t0;      // wall ticks at the end of start
+  std::uint64_t cpu0;    // thread CPU ns at start, when CPU-timed
+  std::uint32_t node;    // kNoNode when the node cap was reached
+  std::int32_t probe;
+  std::uint32_t special; // kSpecial* bits: stop takes the slow path
+};
+
+constexpr std::uint32_t kSpecialRoot = 1;      // the root frame, or the guard below it
+constexpr std::uint32_t kSpecialCpu = 2;       // CPU-timed activation
+constexpr std::uint32_t kSpecialNoNode = 4;    // node cap reached: not recorded
+constexpr std::uint32_t kSpecialUncounted = 8; // activations past the depth cap sit on top
+
+struct Slot {
+  std::uint64_t key; // (parent << 32) | probe; kEmptyKey when free
+  std::uint32_t node;
+};
+
+// Limits and policy shared by every CFH of the process, fixed at initialisation.
+struct Limits {
+  std::uint32_t max_nodes;
+  std::uint32_t max_depth;
+  double cpu_threshold; // mean wall ticks above which a node is CPU-timed; inf: never
+  bool cpu_all;
+};
+
+struct Cfh {
+  // Hot: touched by every start/stop.
+  Frame *stack;
+  std::uint32_t depth;     // open frames, the root's included; stack[-1] is a guard
+  std::uint32_t limit;     // start records while depth < limit (0 while uncounted > 0)
+  Node *nodes;
+  std::atomic<std::uint32_t> node_count;
+  Slot *slots;
+  std::uint32_t slot_mask;
+  double cpu_threshold;
+
+  // Cold.
+  std::uint32_t max_depth;
+  std::uint32_t uncounted; // activations past the depth cap still open
+  std::uint32_t max_nodes;
+  bool cpu_all;
+  std::uint64_t overflow;       // activations not recorded: node cap reached
+  std::uint64_t depth_overflow; // activations not recorded: depth cap reached
+  std::uint64_t mismatches;     // stops that did not match the innermost open probe
+  std::uint64_t unclosed;       // probes closed by the runtime (thread end, exit)
+  int thread;                   // thread slot, or the creating thread's for named CFHs
+  bool named;
+  bool in_use; // a thread owns this default CFH, or a named CFH is alive
+  char name[64];
+  Cfh *next; // every CFH of the process, in creation order
+};
+
+// Allocates a CFH with its root node open. Returns nullptr when memory is exhausted.
+Cfh *cfh_create(const char *name, bool named, int thread, const Limits &limits);
+
+// Releases a CFH that is no longer linked anywhere.
+void cfh_free(Cfh *c);
+
+// Opens the root again after the CFH was closed (thread slot or name reused).
+void cfh_reopen(Cfh &c);
+
+// Closes every open frame at `t` (counting them as unclosed, the root excepted).
+void cfh_close_all(Cfh &c, std::uint64_t t);
+
+// Node lookup and creation: the part of start that misses the table.
+std::uint32_t cfh_add_node(Cfh &c, std::uint32_t parent, int kind, int id,
+                           const char *description, const char *file, int line,
+                           const char *function);
+
+// The slow parts of start and stop: CPU timing, caps, mismatches, the root.
+void cfh_start_special(Cfh &c, std::uint32_t node, int id);
+void cfh_start_uncounted(Cfh &c);
+void cfh_stop_slow(Cfh &c, int id, std::uint64_t t);
+
+// Writes the tree as "path;of;descriptions count" lines. Returns 0 or -1.
+int cfh_dump(const Cfh &c, void *stream);
+
+inline std::uint64_t slot_key(std::uint32_t parent, int id) {
+  return (std::uint64_t(parent) << 32) | std::uint32_t(id);
+}
+
+inline std::uint32_t slot_index(std::uint64_t key, std::uint32_t mask) {
+  return std::uint32_t((key * 0x9E3779B97F4A7C15ull) >> 40) & mask;
+}
+
+inline std::uint32_t cfh_find(const Cfh &c, std::uint32_t parent, int id) {
+  std::uint64_t key = slot_key(parent, id);
+  for (std::uint32_t i = slot_index(key, c.slot_mask);; i = (i + 1) & c.slot_mask) {
+    const Slot &s = c.slots[i];
+    if (s.key == key) return s.node;
+    if (s.node == kNoNode) return kNoNode;
+  }
+}
+
+inline void cfh_start(Cfh &c, int kind, int id, const char *description, const char *file,
+                      int line, const char *function) {
+  if (__builtin_expect(c.depth >= c.limit, 0)) {
+    cfh_start_uncounted(c);
+    return;
+  }
+  std::uint32_t parent = c.stack[c.depth - 1].node;
+  std::uint32_t node = cfh_find(c, parent, id);
+  if (__builtin_expect(node == kNoNode, 0))
+    node = cfh_add_node(c, parent, kind, id, description, file, line, function);
+  if (__builtin_expect(node == kNoNode || c.nodes[node].cpu_on, 0)) {
+    cfh_start_special(c, node, id);
+    return;
+  }
+  Frame &f = c.stack[c.depth++];
+  f.node = node;
+  f.probe = id;
+  f.special = 0;
+  f.t0 = now();
+}
+
+inline void cfh_stop(Cfh &c, int id) {
+  std::uint64_t t = now();
+  const Frame &f = c.stack[std::int64_t(c.depth) - 1];
+  if (__builtin_expect((f.probe != id) | (f.special != 0), 0)) {
+    cfh_stop_slow(c, id, t);
+    return;
+  }
+  Node &n = c.nodes[f.node];
+  idb_stats_add(&n.stats, double(t - f.t0));
+  n.cpu_on = n.stats.mean >= c.cpu_threshold;
+  --c.depth;
+}
+
+} // namespace idb::rt

@@ -1,0 +1,27 @@
+// Runtime configuration from the environment (docs/configuration.md). Read once at
+// initialisation; a value that does not parse is reported on stderr and replaced by its
+// default.
+#pragma once
+
+#include <cstdint>
+
+namespace idb::rt {
+
+enum class CpuPolicy { Off, All, Auto };
+
+struct Config {
+  bool enabled = true;                  // IDB_ENABLE
+  const char *out = "%n-%p.idbprof";    // IDB_OUT: path pattern
+  CpuPolicy cpu = CpuPolicy::Auto;      // IDB_CPU
+  double cpu_threshold_us = 200.0;      // IDB_CPU_THRESHOLD_US
+  std::uint32_t max_nodes = 65536;      // IDB_MAX_NODES, per CFH
+  std::uint32_t max_depth = 4096;       // IDB_MAX_DEPTH, open probes per CFH
+  const char *timer = "auto";           // IDB_TIMER: auto|tsc|monotonic
+  bool verbose = false;                 // IDB_VERBOSE
+};
+
+Config read_config();
+
+const char *cpu_policy_name(CpuPolicy policy);
+
+} // namespace idb::rt

@@ -1,0 +1,195 @@
+// What finalize writes besides the CFHs: the run's metadata (program, arguments, host,
+// times, timer, attributes from IDB_ATTR_*), the expansion of the IDB_OUT pattern, and
+// the one-line reports of what the probes counted as wrong.
+#include "runtime.h"
+#include "writer.h"
+
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#ifndef IDB_VERSION
+#define IDB_VERSION "unknown"
+#endif
+
+extern char **environ;
+
+namespace idb::rt {
+
+namespace {
+
+constexpr std::size_t kMaxMeta = 32;
+constexpr std::size_t kValue = 128;
+
+struct Meta {
+  MetaEntry entries[kMaxMeta];
+  char values[kMaxMeta][kValue];
+  std::size_t count = 0;
+
+  void add(const char *key, const char *format, ...) __attribute__((format(printf, 3, 4))) {
+    if (count == kMaxMeta) return;
+    va_list args;
+    va_start(args, format);
+    std::vsnprintf(values[count], kValue, format, args);
+    va_end(args);
+    entries[count] = MetaEntry{key, values[count], std::strlen(values[count])};
+    ++count;
+  }
+};
+
+// The argument vector, NUL-separated as the kernel keeps it. Caller frees.
+char *read_cmdline(std::size_t &size) {
+  size = 0;
+  FILE *f = std::fopen("/proc/self/cmdline", "rb");
+  if (!f) return nullptr;
+  std::size_t capacity = 4096;
+  auto *data = static_cast<char *>(std::malloc(capacity));
+  while (data) {
+    size += std::fread(data + size, 1, capacity - size, f);
+    if (size < capacity) break;
+    capacity *= 2;
+    auto *bigger = static_cast<char *>(std::realloc(data, capacity));
+    if (!bigger) std::free(data);
+    data = bigger;
+  }
+  std::fclose(f);
+  if (data && size > 0 && data[size - 1] == '\0') --size; // no trailing separator
+  return data;
+}
+
+void append(char *out, std::size_t size, std::size_t &at, const char *text) {
+  for (; *text && at + 1 < size; ++text) out[at++] = *text;
+  out[at] = '\0';
+}
+
+// Expands %n (program), %p (pid), %h (host), %r (rank), %t (start, Unix seconds), %%.
+void expand_path(const char *pattern, char *out, std::size_t size) {
+  std::size_t at = 0;
+  out[0] = '\0';
+  char host[256] = "host", number[32];
+  gethostname(host, sizeof host - 1);
+  for (const char *p = pattern; *p; ++p) {
+    if (*p != '%' || !p[1]) {
+      char one[2] = {*p, '\0'};
+      append(out, size, at, one);
+      continue;
+    }
+    switch (*++p) {
+    case 'n': append(out, size, at, g_rt.program); break;
+    case 'h': append(out, size, at, host); break;
+    case 'p': std::snprintf(number, sizeof number, "%ld", long(getpid())); append(out, size, at, number); break;
+    case 'r': std::snprintf(number, sizeof number, "%d", g_rt.rank); append(out, size, at, number); break;
+    case 't': std::snprintf(number, sizeof number, "%ld", long(g_rt.start_unix)); append(out, size, at, number); break;
+    default: {
+      char one[3] = {'%', *p == '%' ? '\0' : *p, '\0'};
+      append(out, size, at, *p == '%' ? "%" : one);
+    }
+    }
+  }
+  if (at > 0 && out[at - 1] == '/') {
+    char name[300];
+    std::snprintf(name, sizeof name, "%s-%ld.idbprof", g_rt.program, long(getpid()));
+    append(out, size, at, name);
+  }
+}
+
+void fill_meta(Meta &m) {
+  const Config &cfg = g_rt.config;
+  char host[256] = "";
+  gethostname(host, sizeof host - 1);
+  struct utsname u;
+  bool have_uname = uname(&u) == 0;
+  m.add("program", "%s", g_rt.program);
+  m.add("host", "%s", host);
+  m.add("pid", "%ld", long(getpid()));
+  m.add("rank", "%d", g_rt.rank);
+  m.add("nprocs", "%d", g_rt.nprocs);
+  m.add("threads", "%d", g_rt.threads);
+  m.add("start_unix", "%.6f", g_rt.start_unix);
+  m.add("end_unix", "%.6f", g_rt.end_unix);
+  m.add("timer", "%s", timer_name());
+  m.add("timer_hz", "%.17g", g_rt.ticks_per_second);
+  m.add("noise_per_activation_s", "%.17g", g_rt.noise_ticks / g_rt.ticks_per_second);
+  m.add("cpu_policy", "%s", cpu_policy_name(cfg.cpu));
+  m.add("cpu_threshold_us", "%g", cfg.cpu_threshold_us);
+  m.add("max_nodes", "%u", cfg.max_nodes);
+  m.add("max_depth", "%u", cfg.max_depth);
+  m.add("idb_version", "%s", IDB_VERSION);
+  if (have_uname) {
+    m.add("os", "%s %s", u.sysname, u.release);
+    m.add("arch", "%s", u.machine);
+  }
+  char cwd[kValue];
+  if (getcwd(cwd, sizeof cwd)) m.add("cwd", "%s", cwd);
+}
+
+// IDB_ATTR_<key>=<value> become "attr.<key>" entries; returns how many were added.
+std::size_t add_attributes(MetaEntry *out, std::size_t room, char **keys) {
+  std::size_t n = 0;
+  for (char **e = environ; e && *e && n < room; ++e) {
+    if (std::strncmp(*e, "IDB_ATTR_", 9) != 0) continue;
+    const char *eq = std::strchr(*e, '=');
+    if (!eq || eq == *e + 9) continue;
+    std::size_t klen = std::size_t(eq - (*e + 9));
+    keys[n] = static_cast<char *>(std::malloc(klen + 6));
+    if (!keys[n]) break;
+    std::memcpy(keys[n], "attr.", 5);
+    std::memcpy(keys[n] + 5, *e + 9, klen);
+    keys[n][klen + 5] = '\0';
+    out[n] = MetaEntry{keys[n], eq + 1, std::strlen(eq + 1)};
+    ++n;
+  }
+  return n;
+}
+
+void report_counts(const char *path, bool written) {
+  unsigned long long mismatches = 0, overflow = 0, deep = 0, unclosed = 0;
+  for (const Cfh *c = g_rt.first; c; c = c->next) {
+    mismatches += c->mismatches;
+    overflow += c->overflow;
+    deep += c->depth_overflow;
+    unclosed += c->unclosed;
+  }
+  if (mismatches)
+    std::fprintf(stderr, "idb: warning: %llu probe stops did not match the open probe\n", mismatches);
+  if (overflow)
+    std::fprintf(stderr, "idb: warning: %llu activations not recorded: node cap %u reached (IDB_MAX_NODES)\n",
+                 overflow, g_rt.config.max_nodes);
+  if (deep)
+    std::fprintf(stderr, "idb: warning: %llu activations not recorded: depth cap %u reached (IDB_MAX_DEPTH)\n",
+                 deep, g_rt.config.max_depth);
+  if (g_rt.config.verbose && written)
+    std::fprintf(stderr, "idb: profile written to %s (%llu probes closed at exit)\n", path, unclosed);
+}
+
+} // namespace
+
+void write_run_profile() {
+  Meta meta;
+  fill_meta(meta);
+  std::size_t cmdline_size = 0;
+  char *cmdline = read_cmdline(cmdline_size);
+  constexpr std::size_t kRoom = 256;
+  MetaEntry all[kMaxMeta + 1 + kRoom];
+  char *keys[kRoom];
+  std::size_t n = meta.count;
+  std::memcpy(all, meta.entries, sizeof(MetaEntry) * n);
+  if (cmdline) all[n++] = MetaEntry{"argv", cmdline, cmdline_size};
+  std::size_t attrs = add_attributes(all + n, kRoom, keys);
+  n += attrs;
+
+  char path[4096];
+  expand_path(g_rt.config.out, path, sizeof path);
+  WriteJob job{all, n, g_rt.first, g_rt.rank, g_rt.ticks_per_second, g_rt.noise_ticks};
+  char error[512];
+  bool written = write_profile(path, job, error, sizeof error);
+  if (!written) std::fprintf(stderr, "idb: error: profile not written: %s\n", error);
+  report_counts(path, written);
+  for (std::size_t i = 0; i < attrs; ++i) std::free(keys[i]);
+  std::free(cmdline);
+}
+
+} // namespace idb::rt

@@ -1,0 +1,284 @@
+// The C API of idb/probe.h: initialisation, the per-thread default CFHs, named CFHs and
+// finalisation. The hot entry points (idb_start, idb_stop) only find the thread's CFH
+// and hand over to the inline start/stop of cfh.h.
+#include "idb/probe.h"
+
+#include "probes.h"
+#include "runtime.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace idb::rt {
+
+Runtime g_rt;
+thread_local Cfh *t_cfh __attribute__((tls_model("initial-exec"))) = nullptr;
+
+namespace {
+
+void link_cfh(Cfh *c) {
+  if (g_rt.last)
+    g_rt.last->next = c;
+  else
+    g_rt.first = c;
+  g_rt.last = c;
+}
+
+// Closes a finished thread's CFH and frees its slot for the next thread.
+void on_thread_exit(void *data) {
+  auto *c = static_cast<Cfh *>(data);
+  pthread_mutex_lock(&g_rt.lock);
+  if (g_rt.state.load() == kRunning) {
+    cfh_close_all(*c, now());
+    c->in_use = false;
+  }
+  pthread_mutex_unlock(&g_rt.lock);
+}
+
+void finalize_at_exit() { idb_finalize(); }
+
+// The cost of one start/stop pair as the enclosing interval sees it: the median of
+// several rounds of back-to-back pairs through the exported entry points.
+double calibrate_noise() {
+  Limits quiet = g_rt.limits;
+  quiet.cpu_all = false;
+  quiet.cpu_threshold = HUGE_VAL;
+  Cfh *c = cfh_create("calibration", true, -1, quiet);
+  if (!c) return 0.0;
+  Cfh *saved = t_cfh;
+  t_cfh = c;
+  void (*volatile start)(int, int, const char *) = idb_start;
+  void (*volatile stop)(int) = idb_stop;
+  constexpr int kRounds = 9, kPairs = 500;
+  double per_pair[kRounds];
+  for (int r = -1; r < kRounds; ++r) { // round -1 warms up
+    std::uint64_t t0 = now();
+    for (int i = 0; i < kPairs; ++i) {
+      start(IDB_PROC, kCalibrationProbe, nullptr);
+      stop(kCalibrationProbe);
+    }
+    if (r >= 0) per_pair[r] = double(now() - t0) / kPairs;
+  }
+  t_cfh = saved;
+  cfh_free(c);
+  for (int i = 1; i < kRounds; ++i) // insertion sort for the median
+    for (int j = i; j > 0 && per_pair[j] < per_pair[j - 1]; --j) {
+      double t = per_pair[j];
+      per_pair[j] = per_pair[j - 1];
+      per_pair[j - 1] = t;
+    }
+  return per_pair[kRounds / 2];
+}
+
+void detect_rank() {
+  const char *rank_vars[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"};
+  const char *size_vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_NTASKS"};
+  for (const char *v : rank_vars)
+    if (const char *s = std::getenv(v)) {
+      g_rt.rank = std::atoi(s);
+      break;
+    }
+  for (const char *v : size_vars)
+    if (const char *s = std::getenv(v)) {
+      g_rt.nprocs = std::atoi(s) > 0 ? std::atoi(s) : 1;
+      break;
+    }
+}
+
+void set_program(const char *program) {
+  if (program && *program) {
+    std::snprintf(g_rt.program, sizeof g_rt.program, "%s", program);
+    return;
+  }
+  char exe[256] = "";
+  if (FILE *f = std::fopen("/proc/self/comm", "r")) {
+    if (std::fgets(exe, sizeof exe, f)) exe[std::strcspn(exe, "\n")] = '\0';
+    std::fclose(f);
+  }
+  std::snprintf(g_rt.program, sizeof g_rt.program, "%s", *exe ? exe : "program");
+}
+
+void start_running(const char *program) {
+  set_program(program);
+  detect_rank();
+  g_rt.ticks_per_second = timer_init(g_rt.config.timer);
+  const Config &cfg = g_rt.config;
+  g_rt.limits.max_nodes = cfg.max_nodes;
+  g_rt.limits.max_depth = cfg.max_depth;
+  g_rt.limits.cpu_all = cfg.cpu == CpuPolicy::All;
+  g_rt.limits.cpu_threshold = cfg.cpu == CpuPolicy::Off   ? HUGE_VAL
+                              : cfg.cpu == CpuPolicy::All ? 0.0
+                                                          : cfg.cpu_threshold_us * 1e-6 *
+                                                                g_rt.ticks_per_second;
+  pthread_key_create(&g_rt.thread_key, on_thread_exit);
+  g_rt.state.store(kRunning);
+  g_rt.noise_ticks = calibrate_noise();
+  probe_seen(IDB_PROC, 0, g_rt.program, nullptr, 0, nullptr);
+  timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  g_rt.start_unix = double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
+  g_rt.start_pair = clock_pair();
+  std::atexit(finalize_at_exit);
+}
+
+} // namespace
+
+int ensure_init(const char *program) {
+  int state = g_rt.state.load(std::memory_order_acquire);
+  if (state != kUninitialised) return state;
+  pthread_mutex_lock(&g_rt.lock);
+  if (g_rt.state.load() == kUninitialised) {
+    g_rt.config = read_config();
+    if (g_rt.config.enabled)
+      start_running(program);
+    else
+      g_rt.state.store(kOff);
+  }
+  state = g_rt.state.load();
+  pthread_mutex_unlock(&g_rt.lock);
+  return state;
+}
+
+Cfh *claim_thread_cfh() {
+  if (ensure_init(nullptr) != kRunning) return nullptr;
+  pthread_mutex_lock(&g_rt.lock);
+  Cfh *c = nullptr;
+  if (g_rt.state.load() == kRunning) {
+    for (Cfh *p = g_rt.first; p && !c; p = p->next)
+      if (!p->named && !p->in_use) c = p;
+    if (c) {
+      cfh_reopen(*c);
+    } else {
+      char name[32];
+      std::snprintf(name, sizeof name, "thread %d", g_rt.threads);
+      c = cfh_create(name, false, g_rt.threads, g_rt.limits);
+      if (c) {
+        ++g_rt.threads;
+        link_cfh(c);
+      }
+    }
+    if (c) pthread_setspecific(g_rt.thread_key, c);
+    t_cfh = c;
+  }
+  pthread_mutex_unlock(&g_rt.lock);
+  return c;
+}
+
+} // namespace idb::rt
+
+using namespace idb::rt;
+
+extern "C" {
+
+void idb_init(const char *program) { ensure_init(program); }
+
+int idb_enabled(void) { return ensure_init(nullptr) == kRunning; }
+
+void idb_start(int kind, int id, const char *description) {
+  Cfh *c = t_cfh;
+  if (__builtin_expect(c == nullptr, 0)) {
+    if (g_rt.state.load(std::memory_order_relaxed) > kRunning || !(c = claim_thread_cfh())) return;
+  }
+  cfh_start(*c, kind, id, description, nullptr, 0, nullptr);
+}
+
+void idb_start_at(int kind, int id, const char *description, const char *file, int line,
+                  const char *function) {
+  Cfh *c = t_cfh;
+  if (__builtin_expect(c == nullptr, 0)) {
+    if (g_rt.state.load(std::memory_order_relaxed) > kRunning || !(c = claim_thread_cfh())) return;
+  }
+  cfh_start(*c, kind, id, description, file, line, function);
+}
+
+void idb_stop(int id) {
+  if (Cfh *c = t_cfh) cfh_stop(*c, id);
+}
+
+void idb_register_probe(int kind, int id, const char *description, const char *file, int line,
+                        const char *function) {
+  probe_seen(kind, id, description, file, line, function);
+}
+
+idb_cfh_t *idb_thread_cfh(void) {
+  Cfh *c = t_cfh ? t_cfh : claim_thread_cfh();
+  return reinterpret_cast<idb_cfh_t *>(c);
+}
+
+idb_cfh_t *idb_cfh_create(const char *name) {
+  Cfh *self = t_cfh ? t_cfh : claim_thread_cfh();
+  if (!self) return nullptr;
+  int thread = self->thread;
+  pthread_mutex_lock(&g_rt.lock);
+  Cfh *c = nullptr;
+  if (g_rt.state.load() == kRunning) {
+    for (Cfh *p = g_rt.first; p && !c; p = p->next)
+      if (p->named && !p->in_use && std::strncmp(p->name, name ? name : "", sizeof p->name - 1) == 0)
+        c = p;
+    if (c) {
+      cfh_reopen(*c);
+    } else if ((c = cfh_create(name, true, thread, g_rt.limits))) {
+      link_cfh(c);
+    }
+  }
+  pthread_mutex_unlock(&g_rt.lock);
+  return reinterpret_cast<idb_cfh_t *>(c);
+}
+
+void idb_cfh_destroy(idb_cfh_t *handle) {
+  auto *c = reinterpret_cast<Cfh *>(handle);
+  if (!c) return;
+  pthread_mutex_lock(&g_rt.lock);
+  if (g_rt.state.load() == kRunning && c->in_use) {
+    cfh_close_all(*c, now());
+    c->in_use = false;
+  }
+  pthread_mutex_unlock(&g_rt.lock);
+}
+
+void idb_cfh_start(idb_cfh_t *handle, int kind, int id, const char *description) {
+  if (auto *c = reinterpret_cast<Cfh *>(handle)) cfh_start(*c, kind, id, description, nullptr, 0, nullptr);
+}
+
+void idb_cfh_start_at(idb_cfh_t *handle, int kind, int id, const char *description,
+                      const char *file, int line, const char *function) {
+  if (auto *c = reinterpret_cast<Cfh *>(handle))
+    cfh_start(*c, kind, id, description, file, line, function);
+}
+
+void idb_cfh_stop(idb_cfh_t *handle, int id) {
+  if (auto *c = reinterpret_cast<Cfh *>(handle)) cfh_stop(*c, id);
+}
+
+const char *idb_cfh_name(const idb_cfh_t *handle) {
+  const auto *c = reinterpret_cast<const Cfh *>(handle);
+  return c ? c->name : "";
+}
+
+int idb_cfh_dump(const idb_cfh_t *handle, void *stream) {
+  const auto *c = reinterpret_cast<const Cfh *>(handle);
+  return c && stream ? cfh_dump(*c, stream) : -1;
+}
+
+void idb_finalize(void) {
+  pthread_mutex_lock(&g_rt.lock);
+  if (g_rt.state.load() != kRunning) {
+    pthread_mutex_unlock(&g_rt.lock);
+    return;
+  }
+  g_rt.state.store(kFinished);
+  std::uint64_t t = now();
+  for (Cfh *c = g_rt.first; c; c = c->next)
+    if (c->in_use) cfh_close_all(*c, t);
+  g_rt.ticks_per_second = ticks_per_second(g_rt.start_pair, clock_pair(), g_rt.ticks_per_second);
+  timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  g_rt.end_unix = double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
+  t_cfh = nullptr;
+  write_run_profile();
+  pthread_mutex_unlock(&g_rt.lock);
+}
+
+} // extern "C"

@@ -1,0 +1,46 @@
+// Process-wide state of the probe runtime shared between its source files: the CFH list,
+// the lock that guards it, initialisation and finalisation.
+#pragma once
+
+#include "cfh.h"
+#include "config.h"
+#include "timer.h"
+
+#include <atomic>
+#include <pthread.h>
+
+namespace idb::rt {
+
+enum State : int { kUninitialised = 0, kRunning = 1, kOff = 2, kFinished = 3 };
+
+struct Runtime {
+  std::atomic<int> state{kUninitialised};
+  pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER; // CFH list, thread slots, init, finalize
+  Config config;
+  Limits limits{};
+  Cfh *first = nullptr, *last = nullptr; // every CFH, in creation order
+  int threads = 0;                       // thread slots handed out
+  double ticks_per_second = 1e9;
+  double noise_ticks = 0.0; // calibrated cost of one start/stop pair
+  ClockPair start_pair{};
+  double start_unix = 0.0, end_unix = 0.0;
+  char program[256] = "";
+  int rank = 0, nprocs = 1;
+  pthread_key_t thread_key{};
+};
+
+extern Runtime g_rt;
+
+// The calling thread's default CFH (nullptr when probes are off or finalized).
+extern thread_local Cfh *t_cfh __attribute__((tls_model("initial-exec")));
+
+// Starts the runtime if nobody has; returns the state after.
+int ensure_init(const char *program);
+
+// Creates or reclaims the calling thread's default CFH; nullptr when probes do not record.
+Cfh *claim_thread_cfh();
+
+// Writes the profile (run_info.cpp): metadata, output path, warnings.
+void write_run_profile();
+
+} // namespace idb::rt

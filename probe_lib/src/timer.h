@@ -1,0 +1,60 @@
+// Wall and CPU clocks of the runtime. Wall time comes from the invariant TSC when the CPU
+// has one (a few nanoseconds per read, no system call), else from CLOCK_MONOTONIC. The
+// per-thread CPU clock is a system call (about 1.5 µs here), so callers read it only for
+// activations the CPU policy selects.
+#pragma once
+
+#include <cstdint>
+#include <ctime>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#define IDB_HAVE_TSC 1
+#else
+#define IDB_HAVE_TSC 0
+#endif
+
+namespace idb::rt {
+
+// Chosen once at initialisation; read on every probe.
+extern bool g_use_tsc;
+
+inline std::uint64_t monotonic_ns() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return std::uint64_t(ts.tv_sec) * 1000000000u + std::uint64_t(ts.tv_nsec);
+}
+
+// Ticks of the wall clock: TSC cycles or nanoseconds.
+inline std::uint64_t now() {
+#if IDB_HAVE_TSC
+  if (__builtin_expect(g_use_tsc, 1)) return __rdtsc();
+#endif
+  return monotonic_ns();
+}
+
+// CPU time of the calling thread in nanoseconds (a system call).
+inline std::uint64_t thread_cpu_ns() {
+  timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return std::uint64_t(ts.tv_sec) * 1000000000u + std::uint64_t(ts.tv_nsec);
+}
+
+// Picks the wall clock (IDB_TIMER=tsc|monotonic|auto) and estimates its frequency over a
+// short spin. Returns ticks per second.
+double timer_init(const char *choice);
+
+// A pair of simultaneous readings, to measure the tick rate over a whole run.
+struct ClockPair {
+  std::uint64_t ticks;
+  std::uint64_t ns;
+};
+ClockPair clock_pair();
+
+// Ticks per second between two pairs; `fallback` when they are too close for accuracy.
+double ticks_per_second(ClockPair a, ClockPair b, double fallback);
+
+// "tsc" or "monotonic".
+const char *timer_name();
+
+} // namespace idb::rt

@@ -1,0 +1,195 @@
+// Profile serialisation into a growing buffer, checksummed section by section.
+#include "writer.h"
+
+#include "crc32.h"
+#include "idb/profile_format.h"
+#include "probes.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <unistd.h>
+
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the profile writer assumes little-endian");
+
+namespace idb::rt {
+
+namespace {
+
+struct Buffer {
+  unsigned char *data = nullptr;
+  std::size_t size = 0, capacity = 0;
+  bool failed = false;
+
+  void put(const void *bytes, std::size_t n) {
+    if (failed) return;
+    if (size + n > capacity) {
+      std::size_t cap = capacity ? capacity : 4096;
+      while (cap < size + n) cap *= 2;
+      auto *p = static_cast<unsigned char *>(std::realloc(data, cap));
+      if (!p) {
+        failed = true;
+        return;
+      }
+      data = p;
+      capacity = cap;
+    }
+    std::memcpy(data + size, bytes, n);
+    size += n;
+  }
+  template <class T> void put(T value) { put(&value, sizeof value); }
+  void put_text(const char *text, std::size_t n) {
+    put(std::uint32_t(n));
+    put(text, n);
+  }
+  void put_text(const char *text) { put_text(text ? text : "", text ? std::strlen(text) : 0); }
+};
+
+// Opens a section; returns the offset of its header.
+std::size_t begin_section(Buffer &b, std::uint32_t type, std::uint32_t count) {
+  std::size_t at = b.size;
+  unsigned char header[IDB_SECTION_HEADER_SIZE] = {};
+  std::memcpy(header, &type, 4);
+  std::memcpy(header + 4, &count, 4);
+  b.put(header, sizeof header);
+  return at;
+}
+
+void end_section(Buffer &b, std::size_t at) {
+  if (b.failed) return;
+  unsigned char *header = b.data + at;
+  std::uint64_t length = b.size - at - IDB_SECTION_HEADER_SIZE;
+  std::memcpy(header + 8, &length, 8);
+  std::uint32_t crc = crc32(0, header, IDB_SECTION_HEADER_SIZE);
+  crc = crc32(crc, header + IDB_SECTION_HEADER_SIZE, length);
+  std::memcpy(header + 16, &crc, 4);
+}
+
+void put_probe(const ProbeInfo &p, void *context) {
+  auto &b = *static_cast<Buffer *>(context);
+  b.put(std::int32_t(p.id));
+  b.put(std::uint32_t(p.kind));
+  b.put(std::int32_t(p.line));
+  b.put_text(p.description);
+  b.put_text(p.file);
+  b.put_text(p.function);
+}
+
+void count_probe(const ProbeInfo &, void *context) { ++*static_cast<std::uint32_t *>(context); }
+
+void put_node(Buffer &b, const Node &n, const WriteJob &job) {
+  const double s = 1.0 / job.ticks_per_second, ns = 1e-9;
+  const idb_stats_t &st = n.stats;
+  b.put(n.parent);
+  b.put(n.probe);
+  b.put(st.count);
+  b.put(st.sum * s);
+  b.put(st.min * s);
+  b.put(st.max * s);
+  b.put(st.mean * s);
+  b.put(st.m2 * s * s);
+  b.put(st.cpu_count);
+  b.put(st.cpu_sum * ns);
+  b.put(st.cpu_min * ns);
+  b.put(st.cpu_max * ns);
+  double noise = n.parent == kNoNode ? 0.0 : double(st.count) * job.noise_ticks + st.noise;
+  b.put(noise * s);
+  b.put(st.bytes_sent);
+  b.put(st.bytes_recv);
+}
+
+void put_cfh(Buffer &b, const Cfh &c, const WriteJob &job) {
+  std::uint32_t count = c.node_count.load(std::memory_order_acquire);
+  std::size_t at = begin_section(b, IDB_SECTION_CFH, count);
+  b.put(std::int32_t(job.rank));
+  b.put(std::int32_t(c.thread));
+  b.put(std::uint32_t(c.named ? IDB_CFH_FLAG_NAMED : 0u));
+  b.put(std::uint32_t(IDB_NODE_RECORD_SIZE));
+  b.put(c.overflow);
+  b.put(c.mismatches);
+  b.put(c.unclosed);
+  b.put(c.depth_overflow);
+  b.put_text(c.name);
+  for (std::uint32_t i = 0; i < count; ++i) put_node(b, c.nodes[i], job);
+  end_section(b, at);
+}
+
+bool write_all(int fd, const unsigned char *data, std::size_t size) {
+  while (size > 0) {
+    ssize_t n = ::write(fd, data, size);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    data += n;
+    size -= std::size_t(n);
+  }
+  return true;
+}
+
+bool fail(char *error, std::size_t size, const char *what, const char *path) {
+  std::snprintf(error, size, "%s %s: %s", what, path, std::strerror(errno));
+  return false;
+}
+
+} // namespace
+
+bool write_profile(const char *path, const WriteJob &job, char *error, std::size_t error_size) {
+  Buffer b;
+  b.put(IDB_PROFILE_MAGIC, IDB_PROFILE_MAGIC_SIZE);
+  b.put(std::uint16_t(IDB_PROFILE_VERSION_MAJOR));
+  b.put(std::uint16_t(IDB_PROFILE_VERSION_MINOR));
+  b.put(b.failed ? 0u : crc32(0, b.data, 12));
+
+  std::size_t at = begin_section(b, IDB_SECTION_META, std::uint32_t(job.meta_count));
+  for (std::size_t i = 0; i < job.meta_count; ++i) {
+    b.put_text(job.meta[i].key);
+    b.put_text(job.meta[i].value, job.meta[i].size);
+  }
+  end_section(b, at);
+
+  std::uint32_t probes = 0;
+  probe_visit(count_probe, &probes);
+  at = begin_section(b, IDB_SECTION_PROBES, probes);
+  probe_visit(put_probe, &b);
+  end_section(b, at);
+
+  std::uint32_t sections = 2; // META and PROBES
+  for (const Cfh *c = job.cfhs; c; c = c->next, ++sections) put_cfh(b, *c, job);
+
+  at = begin_section(b, IDB_SECTION_END, sections);
+  b.put(std::uint64_t(b.size + 8));
+  end_section(b, at);
+  if (b.failed) {
+    std::snprintf(error, error_size, "out of memory while writing %s", path);
+    return false;
+  }
+
+  char temp[4096];
+  if (std::snprintf(temp, sizeof temp, "%s.tmp.%ld", path, long(getpid())) >= int(sizeof temp)) {
+    std::snprintf(error, error_size, "profile path too long: %s", path);
+    std::free(b.data);
+    return false;
+  }
+  int fd = ::open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    std::free(b.data);
+    return fail(error, error_size, "cannot create", temp);
+  }
+  bool ok = write_all(fd, b.data, b.size) && ::fsync(fd) == 0;
+  ok = (::close(fd) == 0) && ok;
+  std::free(b.data);
+  if (!ok) {
+    fail(error, error_size, "cannot write", temp);
+    ::unlink(temp);
+    return false;
+  }
+  if (::rename(temp, path) != 0) {
+    fail(error, error_size, "cannot rename the profile to", path);
+    ::unlink(temp);
+    return false;
+  }
+  return true;
+}
+
+} // namespace idb::rt

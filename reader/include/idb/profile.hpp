@@ -1,0 +1,72 @@
+// The profile reader: parses a profile file (docs/profile-format.md) into plain structs,
+// checking magic, version, lengths and every checksum. Every consumer (loader, CLI, GUI)
+// reads profiles through this library. Thread-safe: no shared state.
+#pragma once
+
+#include "idb/stats.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace idb::profile {
+
+struct Probe {
+  std::int32_t id = 0;
+  int kind = 0; // IDB_PROC, IDB_LOOP, IDB_CALL, IDB_COMM
+  std::string description;
+  std::string file;
+  int line = 0;
+  std::string function;
+};
+
+struct Node {
+  std::uint32_t parent = 0; // index into Cfh::nodes; kNoParent for the root
+  std::int32_t probe = 0;
+  idb_stats_t stats{}; // times in seconds
+};
+
+inline constexpr std::uint32_t kNoParent = 0xFFFFFFFFu;
+
+struct Cfh {
+  std::int32_t rank = 0;
+  std::int32_t thread = 0;
+  bool named = false;
+  std::string name;
+  std::uint64_t overflow = 0;       // activations not recorded: node cap
+  std::uint64_t mismatches = 0;     // stops that did not match the open probe
+  std::uint64_t unclosed = 0;       // probes the runtime closed (thread end, exit)
+  std::uint64_t depth_overflow = 0; // activations not recorded: depth cap
+  std::vector<Node> nodes;          // nodes[0] is the root; parents precede children
+};
+
+struct Profile {
+  int version_major = 0, version_minor = 0;
+  std::map<std::string, std::string> meta; // everything in the META section, verbatim
+  std::vector<std::string> argv;
+  std::map<std::string, std::string> attributes; // IDB_ATTR_<key> → key
+  std::vector<Probe> probes;
+  std::vector<Cfh> cfhs;
+
+  // A metadata value, or `fallback` when absent.
+  std::string get(const std::string &key, const std::string &fallback = "") const;
+  // A numeric metadata value, or `fallback` when absent or not a number.
+  double number(const std::string &key, double fallback = 0.0) const;
+  // The probe with this id, or nullptr.
+  const Probe *probe(std::int32_t id) const;
+};
+
+struct ReadResult {
+  std::optional<Profile> profile; // set on success
+  std::string error;              // otherwise: what is wrong, and at which byte offset
+};
+
+// Reads and validates a whole profile; a truncated, corrupted or newer-major file is
+// refused whole. Never throws for bad content (std::bad_alloc aside).
+ReadResult read_profile(const std::string &path);
+ReadResult parse_profile(std::string_view bytes);
+
+} // namespace idb::profile

@@ -1,0 +1,44 @@
+// Derived times of a CFH (inclusive, exclusive, noise-corrected) and its text forms: the
+// indented report of `idb show` and the one-line-per-path form tests compare against.
+#pragma once
+
+#include "idb/profile.hpp"
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace idb::profile {
+
+struct NodeTimes {
+  double inclusive = 0;        // wall seconds over all activations
+  double exclusive = 0;        // inclusive minus the children's inclusive
+  double descendant_noise = 0; // noise of every node below this one
+  double corrected = 0;        // inclusive minus descendant_noise (DESIGN §4)
+};
+
+// One entry per node of `cfh`, in node order.
+std::vector<NodeTimes> node_times(const Cfh &cfh);
+
+// The probe's description, or "#id" when the profile has none.
+std::string probe_label(const Profile &profile, std::int32_t probe);
+
+// "a;b;c count" per node below the root, depth first in node order: the form of
+// idb_cfh_dump, for tests that compare trees as text.
+std::string paths_text(const Profile &profile, const Cfh &cfh);
+
+struct TreeOptions {
+  double prune_percent = 0.0; // hide nodes below this share of the root's inclusive time
+  bool show_cpu = true;
+};
+
+// The indented report of one CFH: count, inclusive, exclusive, corrected, % of parent,
+// mean and standard deviation per activation, CPU time and how many activations were
+// CPU-timed, noise.
+void print_tree(std::ostream &out, const Profile &profile, const Cfh &cfh,
+                const TreeOptions &options = {});
+
+// The run's header lines and every CFH's tree.
+void print_profile(std::ostream &out, const Profile &profile, const TreeOptions &options = {});
+
+} // namespace idb::profile
