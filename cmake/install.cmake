@@ -18,6 +18,8 @@ install(FILES ${CMAKE_CURRENT_BINARY_DIR}/idbConfig.cmake
   ${CMAKE_CURRENT_BINARY_DIR}/idbConfigVersion.cmake
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/idb)
 
+# The .pc file finds its prefix relative to itself, so an installed tree can move.
+file(RELATIVE_PATH IDB_PC_TO_PREFIX /prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig /prefix)
 configure_file(cmake/idb-probe.pc.in ${CMAKE_CURRENT_BINARY_DIR}/idb-probe.pc @ONLY)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/idb-probe.pc
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Sets up, builds and runs every test: the dev preset (warnings as errors), then the
+# runtime and reader tests again under AddressSanitizer and UBSan, and the format check.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+start=$SECONDS
+
+bash scripts/setup.sh
+
+echo "== format check (.clang-format)"
+mapfile -t sources < <(git ls-files '*.c' '*.h' '*.cpp' '*.hpp')
+clang-format --dry-run -Werror "${sources[@]}"
+
+jobs=$(nproc)
+for preset in dev asan; do
+  echo "== $preset: configure, build, test"
+  cmake --preset "$preset" >/dev/null
+  cmake --build --preset "$preset" -j "$jobs"
+  skip=()
+  # Benchmarks and timing ratios mean nothing under the sanitizers' slowdown.
+  [[ $preset == asan ]] && skip=(--label-exclude 'bench-smoke|timing')
+  ctest --preset "$preset" -j "$jobs" "${skip[@]}"
+done
+echo "== all tests passed in $((SECONDS - start)) s"
