@@ -4,6 +4,7 @@
 #include "idb/profile.hpp"
 #include "idb/tree.hpp"
 
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
@@ -14,13 +15,22 @@ namespace idb::cli {
 
 namespace {
 
+const char *kShowUsage = "usage: idb show [--prune PERCENT] [--no-cpu] PROFILE...";
 const char *kShowHelp =
-    "usage: idb show [--prune PERCENT] [--no-cpu] PROFILE...\n\n"
     "Prints each profile's run metadata and every CFH as an indented tree: count,\n"
     "inclusive, exclusive and noise-corrected seconds, % of the parent, mean and\n"
     "standard deviation per activation in microseconds, CPU seconds and noise.\n\n"
     "  --prune PERCENT  hide nodes below PERCENT of the root's inclusive time\n"
-    "  --no-cpu         leave out the CPU column\n";
+    "  --no-cpu         leave out the CPU columns\n";
+
+// A finite number, 0 or more, and nothing after it.
+bool parse_percent(const char *text, double &percent) {
+  char *end = nullptr;
+  double value = std::strtod(text, &end);
+  if (end == text || *end || !std::isfinite(value) || value < 0) return false;
+  percent = value;
+  return true;
+}
 
 } // namespace
 
@@ -30,15 +40,13 @@ int show(int argc, char **argv) {
   for (int i = 0; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg == "--help" || arg == "-h") {
-      std::cout << kShowHelp;
+      std::cout << kShowUsage << "\n\n" << kShowHelp;
       return 0;
     }
     if (arg == "--no-cpu") {
       options.show_cpu = false;
     } else if (arg == "--prune") {
-      char *end = nullptr;
-      if (i + 1 >= argc || (options.prune_percent = std::strtod(argv[i + 1], &end), *end) ||
-          options.prune_percent < 0) {
+      if (i + 1 >= argc || !parse_percent(argv[i + 1], options.prune_percent)) {
         std::cerr << "idb show: --prune takes a percentage, 0 or more\n";
         return 2;
       }
@@ -51,7 +59,7 @@ int show(int argc, char **argv) {
     }
   }
   if (files.empty()) {
-    std::cerr << "idb show: no profile given (see 'idb show --help')\n";
+    std::cerr << "idb show: no profile given\n" << kShowUsage << "\n";
     return 2;
   }
   int status = 0;

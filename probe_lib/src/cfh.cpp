@@ -18,21 +18,23 @@ constexpr std::uint32_t kFirstSlots = 64;
 
 void *reserve(std::size_t bytes) {
   // Reserved, not committed: pages appear as nodes are created, and never move.
-  void *p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                 -1, 0);
+  void *p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   return p == MAP_FAILED ? nullptr : p;
 }
 
 Slot *new_slots(std::uint32_t count) {
   auto *slots = static_cast<Slot *>(std::malloc(sizeof(Slot) * count));
   if (!slots) return nullptr;
-  for (std::uint32_t i = 0; i < count; ++i) slots[i] = Slot{kEmptyKey, kNoNode};
+  for (std::uint32_t i = 0; i < count; ++i)
+    slots[i] = Slot{kEmptyKey, kNoNode};
   return slots;
 }
 
 void insert_slot(Slot *slots, std::uint32_t mask, std::uint64_t key, std::uint32_t node) {
   std::uint32_t i = slot_index(key, mask);
-  while (slots[i].node != kNoNode) i = (i + 1) & mask;
+  while (slots[i].node != kNoNode)
+    i = (i + 1) & mask;
   slots[i] = Slot{key, node};
 }
 
@@ -138,9 +140,8 @@ void cfh_close_all(Cfh &c, std::uint64_t t) {
   c.limit = 0;
 }
 
-std::uint32_t cfh_add_node(Cfh &c, std::uint32_t parent, int kind, int id,
-                           const char *description, const char *file, int line,
-                           const char *function) {
+std::uint32_t cfh_add_node(Cfh &c, std::uint32_t parent, int kind, int id, const char *description,
+                           const char *file, int line, const char *function) {
   std::uint64_t entry = now();
   std::uint32_t count = c.node_count.load(std::memory_order_relaxed);
   if (parent == kNoNode || count >= c.max_nodes || !grow_slots(c, count + 1)) return kNoNode;
@@ -193,13 +194,15 @@ void cfh_stop_slow(Cfh &c, int id, std::uint64_t t) {
   }
   // Find the innermost open frame of this probe; the root (index 0) never matches.
   std::uint32_t k = c.depth;
-  while (k > 1 && c.stack[k - 1].probe != id) --k;
+  while (k > 1 && c.stack[k - 1].probe != id)
+    --k;
   if (k <= 1) {
     ++c.mismatches; // not open at all: ignored
     return;
   }
   if (k != c.depth) ++c.mismatches; // frames above it were left open: close them too
-  while (c.depth > k) pop_frame(c, t, true);
+  while (c.depth > k)
+    pop_frame(c, t, true);
   pop_frame(c, t, true);
 }
 
@@ -209,8 +212,9 @@ int cfh_dump(const Cfh &c, void *stream) {
   // Children of each node, in creation order, as linked lists over two index arrays.
   auto *first = static_cast<std::uint32_t *>(std::malloc(sizeof(std::uint32_t) * count * 3));
   if (!first) return -1;
-  std::uint32_t *next = first + count, *path = first + 2 * count;
-  for (std::uint32_t i = 0; i < count; ++i) first[i] = next[i] = kNoNode;
+  std::uint32_t *next = first + count, *path = first + 2 * std::size_t(count);
+  for (std::uint32_t i = 0; i < count; ++i)
+    first[i] = next[i] = kNoNode;
   for (std::uint32_t i = count; i-- > 1;) {
     next[i] = first[c.nodes[i].parent];
     first[c.nodes[i].parent] = i;
@@ -231,7 +235,8 @@ int cfh_dump(const Cfh &c, void *stream) {
       node = first[node];
       continue;
     }
-    while (node != kNoNode && next[node] == kNoNode) node = depth ? path[--depth] : kNoNode;
+    while (node != kNoNode && next[node] == kNoNode)
+      node = depth ? path[--depth] : kNoNode;
     if (node != kNoNode) node = path[depth] = next[node];
   }
   std::free(first);

@@ -24,9 +24,9 @@ struct alignas(64) Node {
 };
 
 struct Frame {
-  std::uint64_t t0;      // wall ticks at the end of start
-  std::uint64_t cpu0;    // thread CPU ns at start, when CPU-timed
-  std::uint32_t node;    // kNoNode when the node cap was reached
+  std::uint64_t t0;   // wall ticks at the end of start
+  std::uint64_t cpu0; // thread CPU ns at start, when CPU-timed
+  std::uint32_t node; // kNoNode when the node cap was reached
   std::int32_t probe;
   std::uint32_t special; // kSpecial* bits: stop takes the slow path
 };
@@ -52,8 +52,8 @@ struct Limits {
 struct Cfh {
   // Hot: touched by every start/stop.
   Frame *stack;
-  std::uint32_t depth;     // open frames, the root's included; stack[-1] is a guard
-  std::uint32_t limit;     // start records while depth < limit (0 while uncounted > 0)
+  std::uint32_t depth; // open frames, the root's included; stack[-1] is a guard
+  std::uint32_t limit; // start records while depth < limit (0 while uncounted > 0)
   Node *nodes;
   std::atomic<std::uint32_t> node_count;
   Slot *slots;
@@ -89,9 +89,8 @@ void cfh_reopen(Cfh &c);
 void cfh_close_all(Cfh &c, std::uint64_t t);
 
 // Node lookup and creation: the part of start that misses the table.
-std::uint32_t cfh_add_node(Cfh &c, std::uint32_t parent, int kind, int id,
-                           const char *description, const char *file, int line,
-                           const char *function);
+std::uint32_t cfh_add_node(Cfh &c, std::uint32_t parent, int kind, int id, const char *description,
+                           const char *file, int line, const char *function);
 
 // The slow parts of start and stop: CPU timing, caps, mismatches, the root.
 void cfh_start_special(Cfh &c, std::uint32_t node, int id);
@@ -118,8 +117,8 @@ inline std::uint32_t cfh_find(const Cfh &c, std::uint32_t parent, int id) {
   }
 }
 
-inline void cfh_start(Cfh &c, int kind, int id, const char *description, const char *file,
-                      int line, const char *function) {
+inline void cfh_start(Cfh &c, int kind, int id, const char *description, const char *file, int line,
+                      const char *function) {
   if (__builtin_expect(c.depth >= c.limit, 0)) {
     cfh_start_uncounted(c);
     return;

@@ -11,7 +11,8 @@ constexpr std::array<std::uint32_t, 256> make_table() {
   std::array<std::uint32_t, 256> table{};
   for (std::uint32_t i = 0; i < 256; ++i) {
     std::uint32_t c = i;
-    for (int k = 0; k < 8; ++k) c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+    for (int k = 0; k < 8; ++k)
+      c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
     table[i] = c;
   }
   return table;
@@ -24,7 +25,8 @@ constexpr std::array<std::uint32_t, 256> kTable = make_table();
 std::uint32_t crc32(std::uint32_t crc, const void *data, std::size_t size) {
   const auto *p = static_cast<const unsigned char *>(data);
   crc = ~crc;
-  for (std::size_t i = 0; i < size; ++i) crc = kTable[(crc ^ p[i]) & 0xFFu] ^ (crc >> 8);
+  for (std::size_t i = 0; i < size; ++i)
+    crc = kTable[(crc ^ p[i]) & 0xFFu] ^ (crc >> 8);
   return ~crc;
 }
 

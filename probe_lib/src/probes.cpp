@@ -50,7 +50,8 @@ bool reserve(std::size_t count) {
     std::free(g_index);
     g_index = index;
     g_index_size = size;
-    for (std::size_t i = 0; i < g_count; ++i) *find_slot(g_probes[i].id) = std::uint32_t(i + 1);
+    for (std::size_t i = 0; i < g_count; ++i)
+      *find_slot(g_probes[i].id) = std::uint32_t(i + 1);
   }
   return true;
 }
@@ -86,7 +87,8 @@ const char *probe_description(int id, char *fallback, std::size_t size) {
 
 void probe_visit(void (*visit)(const ProbeInfo &, void *), void *context) {
   pthread_mutex_lock(&g_lock);
-  for (std::size_t i = 0; i < g_count; ++i) visit(g_probes[i], context);
+  for (std::size_t i = 0; i < g_count; ++i)
+    visit(g_probes[i], context);
   pthread_mutex_unlock(&g_lock);
 }
 

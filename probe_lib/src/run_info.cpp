@@ -15,8 +15,6 @@
 #define IDB_VERSION "unknown"
 #endif
 
-extern char **environ;
-
 namespace idb::rt {
 
 namespace {
@@ -61,7 +59,8 @@ char *read_cmdline(std::size_t &size) {
 }
 
 void append(char *out, std::size_t size, std::size_t &at, const char *text) {
-  for (; *text && at + 1 < size; ++text) out[at++] = *text;
+  for (; *text && at + 1 < size; ++text)
+    out[at++] = *text;
   out[at] = '\0';
 }
 
@@ -78,11 +77,24 @@ void expand_path(const char *pattern, char *out, std::size_t size) {
       continue;
     }
     switch (*++p) {
-    case 'n': append(out, size, at, g_rt.program); break;
-    case 'h': append(out, size, at, host); break;
-    case 'p': std::snprintf(number, sizeof number, "%ld", long(getpid())); append(out, size, at, number); break;
-    case 'r': std::snprintf(number, sizeof number, "%d", g_rt.rank); append(out, size, at, number); break;
-    case 't': std::snprintf(number, sizeof number, "%ld", long(g_rt.start_unix)); append(out, size, at, number); break;
+    case 'n':
+      append(out, size, at, g_rt.program);
+      break;
+    case 'h':
+      append(out, size, at, host);
+      break;
+    case 'p':
+      std::snprintf(number, sizeof number, "%ld", long(getpid()));
+      append(out, size, at, number);
+      break;
+    case 'r':
+      std::snprintf(number, sizeof number, "%d", g_rt.rank);
+      append(out, size, at, number);
+      break;
+    case 't':
+      std::snprintf(number, sizeof number, "%ld", long(g_rt.start_unix));
+      append(out, size, at, number);
+      break;
     default: {
       char one[3] = {'%', *p == '%' ? '\0' : *p, '\0'};
       append(out, size, at, *p == '%' ? "%" : one);
@@ -154,15 +166,21 @@ void report_counts(const char *path, bool written) {
     unclosed += c->unclosed;
   }
   if (mismatches)
-    std::fprintf(stderr, "idb: warning: %llu probe stops did not match the open probe\n", mismatches);
+    std::fprintf(stderr, "idb: warning: %llu probe stops did not match the open probe\n",
+                 mismatches);
   if (overflow)
-    std::fprintf(stderr, "idb: warning: %llu activations not recorded: node cap %u reached (IDB_MAX_NODES)\n",
-                 overflow, g_rt.config.max_nodes);
+    std::fprintf(
+        stderr,
+        "idb: warning: %llu activations not recorded: node cap %u reached (IDB_MAX_NODES)\n",
+        overflow, g_rt.config.max_nodes);
   if (deep)
-    std::fprintf(stderr, "idb: warning: %llu activations not recorded: depth cap %u reached (IDB_MAX_DEPTH)\n",
-                 deep, g_rt.config.max_depth);
+    std::fprintf(
+        stderr,
+        "idb: warning: %llu activations not recorded: depth cap %u reached (IDB_MAX_DEPTH)\n", deep,
+        g_rt.config.max_depth);
   if (g_rt.config.verbose && written)
-    std::fprintf(stderr, "idb: profile written to %s (%llu probes closed at exit)\n", path, unclosed);
+    std::fprintf(stderr, "idb: profile written to %s (%llu probes closed at exit)\n", path,
+                 unclosed);
 }
 
 } // namespace
@@ -188,7 +206,8 @@ void write_run_profile() {
   bool written = write_profile(path, job, error, sizeof error);
   if (!written) std::fprintf(stderr, "idb: error: profile not written: %s\n", error);
   report_counts(path, written);
-  for (std::size_t i = 0; i < attrs; ++i) std::free(keys[i]);
+  for (std::size_t i = 0; i < attrs; ++i)
+    std::free(keys[i]);
   std::free(cmdline);
 }
 

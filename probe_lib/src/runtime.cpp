@@ -26,9 +26,13 @@ void link_cfh(Cfh *c) {
   g_rt.last = c;
 }
 
-// Closes a finished thread's CFH and frees its slot for the next thread.
+// Closes a finished thread's CFH and frees its slot for the next thread. Runs in the
+// exiting thread, which forgets the CFH: destructors of keys created after the runtime's
+// run later and may still probe; they claim a slot again (and this runs again) instead of
+// writing into a CFH that another thread may already have reclaimed.
 void on_thread_exit(void *data) {
   auto *c = static_cast<Cfh *>(data);
+  t_cfh = nullptr;
   pthread_mutex_lock(&g_rt.lock);
   if (g_rt.state.load() == kRunning) {
     cfh_close_all(*c, now());
@@ -37,7 +41,9 @@ void on_thread_exit(void *data) {
   pthread_mutex_unlock(&g_rt.lock);
 }
 
-void finalize_at_exit() { idb_finalize(); }
+void finalize_at_exit() {
+  idb_finalize();
+}
 
 // The cost of one start/stop pair as the enclosing interval sees it: the median of
 // several rounds of back-to-back pairs through the exported entry points.
@@ -108,10 +114,10 @@ void start_running(const char *program) {
   g_rt.limits.max_nodes = cfg.max_nodes;
   g_rt.limits.max_depth = cfg.max_depth;
   g_rt.limits.cpu_all = cfg.cpu == CpuPolicy::All;
-  g_rt.limits.cpu_threshold = cfg.cpu == CpuPolicy::Off   ? HUGE_VAL
-                              : cfg.cpu == CpuPolicy::All ? 0.0
-                                                          : cfg.cpu_threshold_us * 1e-6 *
-                                                                g_rt.ticks_per_second;
+  g_rt.limits.cpu_threshold = cfg.cpu == CpuPolicy::Off ? HUGE_VAL
+                              : cfg.cpu == CpuPolicy::All
+                                  ? 0.0
+                                  : cfg.cpu_threshold_us * 1e-6 * g_rt.ticks_per_second;
   pthread_key_create(&g_rt.thread_key, on_thread_exit);
   g_rt.state.store(kRunning);
   g_rt.noise_ticks = calibrate_noise();
@@ -172,9 +178,13 @@ using namespace idb::rt;
 
 extern "C" {
 
-void idb_init(const char *program) { ensure_init(program); }
+void idb_init(const char *program) {
+  ensure_init(program);
+}
 
-int idb_enabled(void) { return ensure_init(nullptr) == kRunning; }
+int idb_enabled(void) {
+  return ensure_init(nullptr) == kRunning;
+}
 
 void idb_start(int kind, int id, const char *description) {
   Cfh *c = t_cfh;
@@ -215,7 +225,8 @@ idb_cfh_t *idb_cfh_create(const char *name) {
   Cfh *c = nullptr;
   if (g_rt.state.load() == kRunning) {
     for (Cfh *p = g_rt.first; p && !c; p = p->next)
-      if (p->named && !p->in_use && std::strncmp(p->name, name ? name : "", sizeof p->name - 1) == 0)
+      if (p->named && !p->in_use &&
+          std::strncmp(p->name, name ? name : "", sizeof p->name - 1) == 0)
         c = p;
     if (c) {
       cfh_reopen(*c);
@@ -239,7 +250,8 @@ void idb_cfh_destroy(idb_cfh_t *handle) {
 }
 
 void idb_cfh_start(idb_cfh_t *handle, int kind, int id, const char *description) {
-  if (auto *c = reinterpret_cast<Cfh *>(handle)) cfh_start(*c, kind, id, description, nullptr, 0, nullptr);
+  if (auto *c = reinterpret_cast<Cfh *>(handle))
+    cfh_start(*c, kind, id, description, nullptr, 0, nullptr);
 }
 
 void idb_cfh_start_at(idb_cfh_t *handle, int kind, int id, const char *description,

@@ -59,6 +59,8 @@ double timer_init(const char *choice) {
   return double(b.ticks - a.ticks) * 1e9 / double(b.ns - a.ns);
 }
 
-const char *timer_name() { return g_use_tsc ? "tsc" : "monotonic"; }
+const char *timer_name() {
+  return g_use_tsc ? "tsc" : "monotonic";
+}
 
 } // namespace idb::rt

@@ -12,7 +12,8 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the profile writer assumes little-endian");
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
+              "the profile writer assumes little-endian");
 
 namespace idb::rt {
 
@@ -27,7 +28,8 @@ struct Buffer {
     if (failed) return;
     if (size + n > capacity) {
       std::size_t cap = capacity ? capacity : 4096;
-      while (cap < size + n) cap *= 2;
+      while (cap < size + n)
+        cap *= 2;
       auto *p = static_cast<unsigned char *>(std::realloc(data, cap));
       if (!p) {
         failed = true;
@@ -77,7 +79,9 @@ void put_probe(const ProbeInfo &p, void *context) {
   b.put_text(p.function);
 }
 
-void count_probe(const ProbeInfo &, void *context) { ++*static_cast<std::uint32_t *>(context); }
+void count_probe(const ProbeInfo &, void *context) {
+  ++*static_cast<std::uint32_t *>(context);
+}
 
 void put_node(Buffer &b, const Node &n, const WriteJob &job) {
   const double s = 1.0 / job.ticks_per_second, ns = 1e-9;
@@ -112,7 +116,8 @@ void put_cfh(Buffer &b, const Cfh &c, const WriteJob &job) {
   b.put(c.unclosed);
   b.put(c.depth_overflow);
   b.put_text(c.name);
-  for (std::uint32_t i = 0; i < count; ++i) put_node(b, c.nodes[i], job);
+  for (std::uint32_t i = 0; i < count; ++i)
+    put_node(b, c.nodes[i], job);
   end_section(b, at);
 }
 
@@ -155,7 +160,8 @@ bool write_profile(const char *path, const WriteJob &job, char *error, std::size
   end_section(b, at);
 
   std::uint32_t sections = 2; // META and PROBES
-  for (const Cfh *c = job.cfhs; c; c = c->next, ++sections) put_cfh(b, *c, job);
+  for (const Cfh *c = job.cfhs; c; c = c->next, ++sections)
+    put_cfh(b, *c, job);
 
   at = begin_section(b, IDB_SECTION_END, sections);
   b.put(std::uint64_t(b.size + 8));

@@ -5,11 +5,15 @@
 #include "crc32.h"
 #include "idb/profile_format.h"
 
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <sstream>
+#include <memory>
 
-static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the profile reader assumes little-endian");
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
+              "the profile reader assumes little-endian");
 
 namespace idb::profile {
 
@@ -107,7 +111,9 @@ bool read_meta(const Section &s, Profile &p, Cursor &c) {
 }
 
 bool read_probes(const Section &s, Profile &p, Cursor &c) {
-  p.probes.reserve(s.count);
+  // A probe takes at least 24 bytes (three numbers, three empty strings): a count the
+  // payload cannot hold must not reserve memory before the cursor refuses it.
+  p.probes.reserve(std::min<std::size_t>(s.count, s.payload.size() / 24));
   for (std::uint32_t i = 0; i < s.count && c.error.empty(); ++i) {
     Probe probe;
     probe.id = c.get<std::int32_t>("probe id");
@@ -152,7 +158,8 @@ bool read_cfh(const Section &s, Profile &p, Cursor &c) {
   cfh.depth_overflow = c.get<std::uint64_t>("CFH header");
   cfh.name = c.text("CFH name");
   if (!c.error.empty()) return false;
-  if (record < IDB_NODE_RECORD_SIZE) return c.fail("node record size " + std::to_string(record) + " too small");
+  if (record < IDB_NODE_RECORD_SIZE)
+    return c.fail("node record size " + std::to_string(record) + " too small");
   if ((c.bytes.size() - c.at) != std::uint64_t(record) * s.count)
     return c.fail("CFH section holds " + std::to_string(c.bytes.size() - c.at) + " bytes for " +
                   std::to_string(s.count) + " nodes");
@@ -171,8 +178,7 @@ bool read_cfh(const Section &s, Profile &p, Cursor &c) {
 }
 
 bool read_header(Cursor &c, Profile &p) {
-  if (!c.need(IDB_PROFILE_HEADER_SIZE, "file header"))
-    return false;
+  if (!c.need(IDB_PROFILE_HEADER_SIZE, "file header")) return false;
   if (std::memcmp(c.bytes.data(), IDB_PROFILE_MAGIC, IDB_PROFILE_MAGIC_SIZE) != 0)
     return c.fail("not an IDB profile (bad magic)");
   c.at = IDB_PROFILE_MAGIC_SIZE;
@@ -196,10 +202,17 @@ bool read_section(const Section &s, Profile &p, std::string &error) {
   Cursor c{s.payload, 0, s.offset, {}};
   bool ok = true;
   switch (s.type) {
-  case IDB_SECTION_META: ok = read_meta(s, p, c); break;
-  case IDB_SECTION_PROBES: ok = read_probes(s, p, c); break;
-  case IDB_SECTION_CFH: ok = read_cfh(s, p, c); break;
-  default: return true; // a section of a newer minor version: skipped
+  case IDB_SECTION_META:
+    ok = read_meta(s, p, c);
+    break;
+  case IDB_SECTION_PROBES:
+    ok = read_probes(s, p, c);
+    break;
+  case IDB_SECTION_CFH:
+    ok = read_cfh(s, p, c);
+    break;
+  default:
+    return true; // a section of a newer minor version: skipped
   }
   if (ok && s.type != IDB_SECTION_CFH && !c.done()) c.fail("unexpected bytes in section");
   error = c.error;
@@ -255,12 +268,16 @@ ReadResult parse_profile(std::string_view bytes) {
 }
 
 ReadResult read_profile(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
+  // stdio rather than a stream: a folder opens, and only fread's errno says why it is empty.
+  std::unique_ptr<std::FILE, int (*)(std::FILE *)> in(std::fopen(path.c_str(), "rb"), std::fclose);
   if (!in) return {std::nullopt, "cannot open " + path + ": " + std::strerror(errno)};
-  std::ostringstream data;
-  data << in.rdbuf();
-  if (in.bad()) return {std::nullopt, "cannot read " + path};
-  ReadResult r = parse_profile(data.str());
+  std::string data;
+  char chunk[65536];
+  for (std::size_t n; (n = std::fread(chunk, 1, sizeof chunk, in.get())) > 0;)
+    data.append(chunk, n);
+  if (std::ferror(in.get()))
+    return {std::nullopt, "cannot read " + path + ": " + std::strerror(errno)};
+  ReadResult r = parse_profile(data);
   if (!r.profile) r.error = path + ": " + r.error;
   return r;
 }

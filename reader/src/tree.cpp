@@ -1,6 +1,7 @@
 // Derived node times and the text forms of a CFH.
 #include "idb/tree.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -10,65 +11,103 @@ namespace {
 
 std::vector<std::vector<std::uint32_t>> children_of(const Cfh &cfh) {
   std::vector<std::vector<std::uint32_t>> children(cfh.nodes.size());
-  for (std::uint32_t i = 1; i < cfh.nodes.size(); ++i) children[cfh.nodes[i].parent].push_back(i);
+  for (std::uint32_t i = 1; i < cfh.nodes.size(); ++i)
+    children[cfh.nodes[i].parent].push_back(i);
   return children;
 }
 
 std::string format(const char *fmt, double v) {
-  char buf[64];
+  char buf[400]; // room for any double in %f
   std::snprintf(buf, sizeof buf, fmt, v);
   return buf;
 }
 
-std::string seconds(double s) { return format("%.6f", s); }
+std::string seconds(double s) {
+  return format("%.6f", s);
+}
+
+// The report's columns and their usual widths; a column widens for a longer cell (a deep
+// label, a run of more than ten seconds in microseconds) instead of shifting the row.
+struct Column {
+  const char *title;
+  std::size_t width;
+};
+constexpr Column kLabel{"probe", 5};
+constexpr Column kCounts[] = {{"count", 10}, {"incl s", 12},  {"excl s", 12}, {"corr s", 12},
+                              {"%par", 7},   {"mean us", 11}, {"sdev us", 11}};
+constexpr Column kCpu[] = {{"cpu s", 12}, {"cpu n", 7}};
+constexpr Column kNoise{"noise s", 12};
+
+using Row = std::vector<std::string>; // the label, then one cell per column
 
 struct Printer {
-  std::ostream &out;
   const Profile &profile;
   const Cfh &cfh;
   const TreeOptions &options;
   std::vector<NodeTimes> times;
   std::vector<std::vector<std::uint32_t>> children;
-  std::size_t name_width = 0;
 
   bool shown(std::uint32_t i) const {
     double root = times[0].inclusive;
     return i == 0 || root <= 0 || 100.0 * times[i].inclusive / root >= options.prune_percent;
   }
-  void measure(std::uint32_t i, std::size_t depth) {
-    if (!shown(i)) return;
-    name_width = std::max(name_width, 2 * depth + probe_label(profile, cfh.nodes[i].probe).size());
-    for (std::uint32_t c : children[i]) measure(c, depth + 1);
-  }
-  void row(std::uint32_t i, std::size_t depth) {
-    if (!shown(i)) return;
+  Row row(std::uint32_t i, std::size_t depth) const {
     const idb_stats_t &s = cfh.nodes[i].stats;
     const NodeTimes &t = times[i];
-    std::string name = std::string(2 * depth, ' ') + probe_label(profile, cfh.nodes[i].probe);
     double parent = i == 0 ? t.inclusive : times[cfh.nodes[i].parent].inclusive;
-    double sdev = std::sqrt(idb_stats_variance(&s));
-    char line[512];
-    std::snprintf(line, sizeof line, "%-*s %10llu %12s %12s %12s %7.2f %11.3f %11.3f", int(name_width),
-                  name.c_str(), (unsigned long long)s.count, seconds(t.inclusive).c_str(),
-                  seconds(t.exclusive).c_str(), seconds(t.corrected).c_str(),
-                  parent > 0 ? 100.0 * t.inclusive / parent : 0.0, s.mean * 1e6, sdev * 1e6);
-    out << line;
-    if (options.show_cpu)
-      out << ' ' << (s.cpu_count ? format("%12.6f", s.cpu_sum) : std::string(11, ' ') + "-")
-          << ' ' << format("%7.0f", double(s.cpu_count));
-    out << ' ' << format("%12.6f", s.noise) << '\n';
-    for (std::uint32_t c : children[i]) row(c, depth + 1);
+    Row r{std::string(2 * depth, ' ') + probe_label(profile, cfh.nodes[i].probe),
+          std::to_string(s.count),
+          seconds(t.inclusive),
+          seconds(t.exclusive),
+          seconds(t.corrected),
+          format("%.2f", parent > 0 ? 100.0 * t.inclusive / parent : 0.0),
+          format("%.3f", s.mean * 1e6),
+          format("%.3f", std::sqrt(idb_stats_variance(&s)) * 1e6)};
+    if (options.show_cpu) {
+      r.push_back(s.cpu_count ? seconds(s.cpu_sum) : "-");
+      r.push_back(std::to_string(s.cpu_count));
+    }
+    r.push_back(seconds(s.noise));
+    return r;
   }
-  void print() {
-    measure(0, 0);
-    name_width = std::max<std::size_t>(name_width, 5);
-    char head[512];
-    std::snprintf(head, sizeof head, "%-*s %10s %12s %12s %12s %7s %11s %11s", int(name_width),
-                  "probe", "count", "incl s", "excl s", "corr s", "%par", "mean us", "sdev us");
-    out << head;
-    if (options.show_cpu) out << "        cpu s   cpu n";
-    out << "      noise s\n";
-    row(0, 0);
+  // Shown nodes depth first in node order; iterative, as a CFH may be thousands deep.
+  std::vector<Row> rows() const {
+    std::vector<Row> out;
+    std::vector<std::pair<std::uint32_t, std::size_t>> stack{{0, 0}};
+    while (!stack.empty()) {
+      auto [node, depth] = stack.back();
+      stack.pop_back();
+      if (!shown(node)) continue;
+      out.push_back(row(node, depth));
+      for (auto it = children[node].rbegin(); it != children[node].rend(); ++it)
+        stack.emplace_back(*it, depth + 1);
+    }
+    return out;
+  }
+  void print(std::ostream &out) const {
+    Row header{kLabel.title};
+    std::vector<std::size_t> width{kLabel.width};
+    auto add = [&](const Column &c) {
+      header.push_back(c.title);
+      width.push_back(c.width);
+    };
+    for (const Column &c : kCounts)
+      add(c);
+    if (options.show_cpu)
+      for (const Column &c : kCpu)
+        add(c);
+    add(kNoise);
+    std::vector<Row> table = rows();
+    table.insert(table.begin(), header);
+    for (const Row &r : table)
+      for (std::size_t c = 0; c < r.size(); ++c)
+        width[c] = std::max(width[c], r[c].size());
+    for (const Row &r : table) {
+      out << r[0] << std::string(width[0] - r[0].size(), ' ');
+      for (std::size_t c = 1; c < r.size(); ++c)
+        out << std::string(width[c] - r[c].size() + 1, ' ') << r[c];
+      out << '\n';
+    }
   }
 };
 
@@ -85,7 +124,8 @@ std::vector<NodeTimes> node_times(const Cfh &cfh) {
     parent.exclusive -= t[i].inclusive;
     parent.descendant_noise += t[i].descendant_noise + cfh.nodes[i].stats.noise;
   }
-  for (NodeTimes &n : t) n.corrected = n.inclusive - n.descendant_noise;
+  for (NodeTimes &n : t)
+    n.corrected = n.inclusive - n.descendant_noise;
   return t;
 }
 
@@ -95,10 +135,12 @@ std::string probe_label(const Profile &profile, std::int32_t probe) {
 }
 
 std::string paths_text(const Profile &profile, const Cfh &cfh) {
+  if (cfh.nodes.empty()) return {};
   auto children = children_of(cfh);
   std::string text;
   std::vector<std::pair<std::uint32_t, std::string>> stack;
-  for (auto it = children[0].rbegin(); it != children[0].rend(); ++it) stack.emplace_back(*it, "");
+  for (auto it = children[0].rbegin(); it != children[0].rend(); ++it)
+    stack.emplace_back(*it, "");
   while (!stack.empty()) {
     auto [node, prefix] = stack.back();
     stack.pop_back();
@@ -113,8 +155,7 @@ std::string paths_text(const Profile &profile, const Cfh &cfh) {
 void print_tree(std::ostream &out, const Profile &profile, const Cfh &cfh,
                 const TreeOptions &options) {
   if (cfh.nodes.empty()) return;
-  Printer p{out, profile, cfh, options, node_times(cfh), children_of(cfh)};
-  p.print();
+  Printer{profile, cfh, options, node_times(cfh), children_of(cfh)}.print(out);
 }
 
 void print_profile(std::ostream &out, const Profile &profile, const TreeOptions &options) {
@@ -122,9 +163,8 @@ void print_profile(std::ostream &out, const Profile &profile, const TreeOptions 
       << "  ranks " << profile.get("nprocs", "1") << "  threads " << profile.get("threads", "?")
       << "  timer " << profile.get("timer", "?") << " ("
       << format("%.3f", profile.number("timer_hz") / 1e9) << " GHz)\n";
-  out << "noise per activation "
-      << format("%.1f", profile.number("noise_per_activation_s") * 1e9) << " ns, cpu policy "
-      << profile.get("cpu_policy", "?") << "\n";
+  out << "noise per activation " << format("%.1f", profile.number("noise_per_activation_s") * 1e9)
+      << " ns, cpu policy " << profile.get("cpu_policy", "?") << "\n";
   for (const Cfh &cfh : profile.cfhs) {
     out << "\nCFH \"" << cfh.name << "\" rank " << cfh.rank << " thread " << cfh.thread;
     if (cfh.mismatches) out << "  mismatched stops " << cfh.mismatches;

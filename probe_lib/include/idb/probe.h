@@ -36,8 +36,8 @@ IDB_API_ void idb_init(const char *program);
 IDB_API_ void idb_start(int kind, int id, const char *description);
 
 /* Like idb_start, also naming the source location (any of them may be NULL / 0). */
-IDB_API_ void idb_start_at(int kind, int id, const char *description, const char *file,
-                           int line, const char *function);
+IDB_API_ void idb_start_at(int kind, int id, const char *description, const char *file, int line,
+                           const char *function);
 
 /* Closes probe `id`, the innermost open one of the calling thread. A stop that does not
  * match is counted; if `id` is open further out, the probes above it are closed too.
@@ -94,9 +94,8 @@ typedef struct idb_scope_ {
   int id;
 } idb_scope_t;
 
-static inline idb_scope_t idb_scope_open_(idb_cfh_t *cfh, int kind, int id,
-                                          const char *description, const char *file,
-                                          int line, const char *function) {
+static inline idb_scope_t idb_scope_open_(idb_cfh_t *cfh, int kind, int id, const char *description,
+                                          const char *file, int line, const char *function) {
   idb_scope_t scope;
   scope.cfh = cfh;
   scope.id = id;
@@ -114,8 +113,9 @@ static inline void idb_scope_close_(idb_scope_t *scope) {
     idb_stop(scope->id);
 }
 
-#define IDB_CFH_SCOPE(cfh, kind, id, description)                                          \
-  idb_scope_t IDB_CAT_(idb_scope_, __LINE__) __attribute__((cleanup(idb_scope_close_))) =  \
+/* `unused`: Clang's -Wunused-variable does not count the cleanup as a use. */
+#define IDB_CFH_SCOPE(cfh, kind, id, description)                                                  \
+  idb_scope_t IDB_CAT_(idb_scope_, __LINE__) __attribute__((cleanup(idb_scope_close_), unused)) =  \
       idb_scope_open_((cfh), (kind), (id), (description), __FILE__, __LINE__, __func__)
 #endif /* !__cplusplus */
 

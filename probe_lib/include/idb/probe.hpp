@@ -72,8 +72,8 @@ private:
 
 } // namespace idb
 
-#define IDB_CFH_SCOPE(cfh, kind, id, description)                                             \
-  ::idb::Scope IDB_CAT_(idb_scope_, __LINE__)((cfh), (kind), (id), (description), __FILE__,  \
+#define IDB_CFH_SCOPE(cfh, kind, id, description)                                                  \
+  ::idb::Scope IDB_CAT_(idb_scope_, __LINE__)((cfh), (kind), (id), (description), __FILE__,        \
                                               __LINE__, __func__)
 
 #endif // IDB_PROBE_HPP

@@ -16,9 +16,9 @@
  * (u32) of the header with this field as zero followed by the payload, reserved (u32, 0). */
 #define IDB_SECTION_HEADER_SIZE 24
 
-#define IDB_SECTION_META 1   /* key/value strings: run metadata */
-#define IDB_SECTION_PROBES 2 /* the probe table */
-#define IDB_SECTION_CFH 3    /* one CFH instance and its nodes */
+#define IDB_SECTION_META 1          /* key/value strings: run metadata */
+#define IDB_SECTION_PROBES 2        /* the probe table */
+#define IDB_SECTION_CFH 3           /* one CFH instance and its nodes */
 #define IDB_SECTION_END 0x00444E45u /* "END": last section; payload: file length (u64) */
 
 /* CFH section payload: rank (i32), thread (i32), flags (u32), node record size (u32),

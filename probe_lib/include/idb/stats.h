@@ -22,7 +22,7 @@ typedef struct idb_stats {
   double cpu_sum;     /* CPU time over those activations */
   double cpu_min;
   double cpu_max;
-  double noise;       /* time the probe's own bookkeeping added to the enclosing interval */
+  double noise;        /* time the probe's own bookkeeping added to the enclosing interval */
   uint64_t bytes_sent; /* COMM nodes; 0 elsewhere */
   uint64_t bytes_recv;
 } idb_stats_t;

@@ -1,0 +1,142 @@
+// Noise accounting (DESIGN §4): every non-root node carries at least the calibrated cost
+// of its activations, corrected times never exceed inclusive ones, and subtracting the
+// children's noise brings a parent full of empty child probes back close to an identical
+// parent without them. No timed assertions: only ratios within one child process, best
+// of several repetitions.
+#include "child.hpp"
+
+#include "idb/probe.h"
+#include "idb/tree.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <thread>
+
+namespace {
+
+using idb::test::Child;
+using idb::test::run_child;
+
+__attribute__((noinline)) void work(int steps) {
+  volatile double x = 0;
+  for (int i = 0; i < steps; ++i)
+    x = x + 1.0;
+}
+
+void pair(int id, const char *description) {
+  idb_start(IDB_PROC, id, description);
+  idb_stop(id);
+}
+
+idb::profile::Profile profile_of(const Child &child) {
+  EXPECT_TRUE(child.ok()) << child.describe();
+  auto result = child.read();
+  EXPECT_TRUE(result.profile) << result.error;
+  return result.profile ? *result.profile : idb::profile::Profile{};
+}
+
+TEST(Noise, EveryNodeCarriesAtLeastItsCalibratedCost) {
+  auto profile = profile_of(run_child([] {
+    idb_start(IDB_PROC, 1, "main");
+    for (int i = 0; i < 1000; ++i) {
+      idb_start(IDB_LOOP, 2, "loop");
+      pair(3, "leaf");
+      work(10);
+      idb_stop(2);
+    }
+    idb_cfh_t *object = idb_cfh_create("object");
+    idb_cfh_start(object, IDB_PROC, 4, "method");
+    idb_cfh_stop(object, 4);
+    std::thread([] { pair(5, "on a thread"); }).join();
+    idb_stop(1);
+  }));
+  double per_activation = profile.number("noise_per_activation_s", -1);
+  ASSERT_GT(per_activation, 0.0) << profile.get("noise_per_activation_s");
+  std::size_t nodes = 0;
+  for (const auto &cfh : profile.cfhs) {
+    auto times = idb::profile::node_times(cfh);
+    for (std::size_t i = 0; i < cfh.nodes.size(); ++i) {
+      const idb_stats_t &s = cfh.nodes[i].stats;
+      std::string where = cfh.name + " node " + std::to_string(i);
+      EXPECT_LE(times[i].corrected, times[i].inclusive) << where;
+      if (i == 0) {
+        EXPECT_EQ(0.0, s.noise) << where;
+        continue;
+      }
+      ++nodes;
+      EXPECT_GT(s.noise, 0.0) << where;
+      EXPECT_GE(s.noise, double(s.count) * per_activation * (1 - 1e-12)) << where;
+    }
+  }
+  EXPECT_EQ(5u, nodes); // main, loop, leaf; method; on a thread
+}
+
+struct Times {
+  double with_children = HUGE_VAL; // inclusive time of the parent with empty children
+  double corrected = HUGE_VAL;     // the same, corrected
+  double alone = HUGE_VAL;         // inclusive time of the identical parent without them
+};
+
+// Best (smallest) of each over the repetitions: ids 100 + r with children, 200 + r alone.
+Times best_times(const idb::profile::Cfh &cfh) {
+  auto times = idb::profile::node_times(cfh);
+  Times best;
+  for (std::size_t i = 1; i < cfh.nodes.size(); ++i) {
+    if (cfh.nodes[i].parent != 0) continue;
+    int probe = cfh.nodes[i].probe;
+    if (probe >= 100 && probe < 200) {
+      best.with_children = std::min(best.with_children, times[i].inclusive);
+      best.corrected = std::min(best.corrected, times[i].corrected);
+    } else if (probe >= 200 && probe < 300) {
+      best.alone = std::min(best.alone, times[i].inclusive);
+    }
+  }
+  return best;
+}
+
+constexpr int kReps = 7, kChildren = 10'000, kWork = 50'000;
+
+void parents_with_and_without_children() {
+  for (int r = 0; r < kReps; ++r) {
+    // Alternate the order so neither parent always runs first.
+    for (int turn = 0; turn < 2; ++turn) {
+      if ((turn + r) % 2 == 0) {
+        idb_start(IDB_PROC, 100 + r, "with children");
+        work(kWork);
+        for (int i = 0; i < kChildren; ++i)
+          pair(300, "empty");
+        idb_stop(100 + r);
+      } else {
+        idb_start(IDB_PROC, 200 + r, "alone");
+        work(kWork);
+        idb_stop(200 + r);
+      }
+    }
+  }
+}
+
+TEST(Noise, CorrectionRemovesMostOfTheCostOfEmptyChildren) {
+  // The runtime calibrates its cost once, at start; a burst of load then can skew one
+  // process's calibration, so the best of a few processes counts.
+  constexpr int kProcesses = 5;
+  double best_ratio = HUGE_VAL;
+  std::string tried;
+  for (int attempt = 0; attempt < kProcesses && best_ratio >= 0.25; ++attempt) {
+    auto profile = profile_of(run_child(parents_with_and_without_children));
+    const auto *cfh = idb::test::find_cfh(profile, "thread 0");
+    ASSERT_TRUE(cfh);
+    Times t = best_times(*cfh);
+    double raw_excess = t.with_children - t.alone;
+    ASSERT_GT(raw_excess, 0.0);
+    best_ratio = std::min(best_ratio, std::fabs(t.corrected - t.alone) / raw_excess);
+    tried += "\n  with children " + std::to_string(t.with_children * 1e6) + " us, corrected " +
+             std::to_string(t.corrected * 1e6) + " us, alone " + std::to_string(t.alone * 1e6) +
+             " us";
+  }
+  EXPECT_LT(best_ratio, 0.25) << "|corrected - alone| / (with children - alone) over:" << tried;
+}
+
+} // namespace

@@ -1,0 +1,256 @@
+// Derived node times and the text forms of a CFH (reader/include/idb/tree.hpp). CFHs are
+// built from lines like "main;solve 3 1.5" and compared as text; node_times is checked
+// exactly on built trees and by its invariants on every CFH of a real profile.
+#include "idb/probe.h"
+#include "idb/tree.hpp"
+#include "support.hpp"
+
+#include <gtest/gtest.h>
+
+#include <iterator>
+#include <map>
+#include <sstream>
+
+namespace idb::test {
+namespace {
+
+using profile::Cfh;
+using profile::Profile;
+
+std::int32_t probe_for(Profile &p, const std::string &description) {
+  for (const profile::Probe &probe : p.probes)
+    if (probe.description == description) return probe.id;
+  std::int32_t id = std::int32_t(p.probes.size());
+  p.probes.push_back({id, IDB_PROC, description, "", 0, ""});
+  return id;
+}
+
+// A CFH from lines "path count seconds [noise]", parents before children; the root (probe
+// 0, `p`'s first probe) takes `root_seconds`. Adds a probe to `p` per new description.
+Cfh build_cfh(Profile &p, double root_seconds, const std::string &lines) {
+  Cfh cfh;
+  cfh.name = "built";
+  probe_for(p, p.get("program", "prog"));
+  cfh.nodes.push_back({profile::kNoParent, 0, {}});
+  cfh.nodes[0].stats.count = 1;
+  cfh.nodes[0].stats.sum = cfh.nodes[0].stats.mean = root_seconds;
+  std::map<std::string, std::uint32_t> index;
+  std::istringstream in(lines);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream fields(line);
+    std::string path;
+    profile::Node n;
+    fields >> path >> n.stats.count >> n.stats.sum >> n.stats.noise;
+    std::size_t cut = path.rfind(';');
+    n.parent = cut == std::string::npos ? 0 : index.at(path.substr(0, cut));
+    n.probe = probe_for(p, path.substr(cut == std::string::npos ? 0 : cut + 1));
+    n.stats.mean = n.stats.min = n.stats.max = n.stats.sum / double(n.stats.count);
+    index[path] = std::uint32_t(cfh.nodes.size());
+    cfh.nodes.push_back(n);
+  }
+  return cfh;
+}
+
+const char *kSolver = "main 1 8 0.5\n"
+                      "main;solve 4 5 0.25\n"
+                      "main;solve;MPI_Allreduce 8 1 0.125\n"
+                      "main;io 2 2\n"
+                      "main;io;MPI_Allreduce 2 0.5\n"
+                      "cleanup 1 0.5\n";
+
+TEST(PathsText, PrintsEveryNodeBelowTheRootDepthFirst) {
+  Profile p;
+  Cfh cfh = build_cfh(p, 10, kSolver);
+  EXPECT_EQ("main 1\n"
+            "main;solve 4\n"
+            "main;solve;MPI_Allreduce 8\n"
+            "main;io 2\n"
+            "main;io;MPI_Allreduce 2\n"
+            "cleanup 1\n",
+            profile::paths_text(p, cfh));
+}
+
+TEST(PathsText, KeepsCreationOrderAmongSiblings) {
+  Profile p;
+  // Children of main created out of path order: zeta first, then alpha, then zeta's child.
+  Cfh cfh = build_cfh(p, 1, "main 1 1\nmain;zeta 1 0.5\nmain;alpha 1 0.25\nmain;zeta;x 3 0.125\n");
+  EXPECT_EQ("main 1\nmain;zeta 1\nmain;zeta;x 3\nmain;alpha 1\n", profile::paths_text(p, cfh));
+}
+
+TEST(PathsText, LabelsProbesWithoutADescriptionById) {
+  Profile p;
+  Cfh cfh = build_cfh(p, 1, "main 1 1\nmain;work 2 0.5\n");
+  p.probes[2].description.clear();  // "work"
+  cfh.nodes.push_back({1, 77, {}}); // a probe the table does not know
+  cfh.nodes.back().stats.count = 5;
+  EXPECT_EQ("main 1\nmain;#2 2\nmain;#77 5\n", profile::paths_text(p, cfh));
+  EXPECT_EQ("#77", profile::probe_label(p, 77));
+  EXPECT_EQ("main", profile::probe_label(p, 1));
+}
+
+TEST(PathsText, PrintsNothingForARootAlone) {
+  Profile p;
+  EXPECT_EQ("", profile::paths_text(p, build_cfh(p, 1, "")));
+}
+
+TEST(PathsText, PrintsNothingForACfhWithoutNodes) {
+  Profile p;
+  std::ostringstream out;
+  profile::print_tree(out, p, Cfh{});
+  EXPECT_EQ("", out.str());
+  EXPECT_EQ("", profile::paths_text(p, Cfh{}));
+  EXPECT_TRUE(profile::node_times(Cfh{}).empty());
+}
+
+TEST(NodeTimes, DerivesExclusiveAndCorrectedTimesExactly) {
+  Profile p;
+  Cfh cfh = build_cfh(p, 10, kSolver);
+  std::vector<profile::NodeTimes> t = profile::node_times(cfh);
+  ASSERT_EQ(7u, t.size());
+  std::ostringstream text;
+  for (const profile::NodeTimes &n : t)
+    text << n.inclusive << ' ' << n.exclusive << ' ' << n.descendant_noise << ' ' << n.corrected
+         << '\n';
+  EXPECT_EQ("10 1.5 0.875 9.125\n" // root: 10 - (8 + 0.5); noise 0.5 + 0.25 + 0.125
+            "8 1 0.375 7.625\n"    // main: 8 - (5 + 2)
+            "5 4 0.125 4.875\n"    // main;solve
+            "1 1 0 1\n"
+            "2 1.5 0 2\n"
+            "0.5 0.5 0 0.5\n"
+            "0.5 0.5 0 0.5\n",
+            text.str());
+}
+
+TEST(NodeTimes, HoldsItsInvariantsOnARealProfile) {
+  profile::ReadResult r = profile::parse_profile(generated_profile());
+  ASSERT_TRUE(r.profile) << r.error;
+  for (const Cfh &cfh : r.profile->cfhs) {
+    SCOPED_TRACE(cfh.name);
+    std::vector<profile::NodeTimes> t = profile::node_times(cfh);
+    ASSERT_EQ(cfh.nodes.size(), t.size());
+    std::vector<double> children(t.size(), 0.0), noise(t.size(), 0.0);
+    for (std::size_t i = t.size(); i-- > 1;) {
+      std::uint32_t parent = cfh.nodes[i].parent;
+      children[parent] += t[i].inclusive;
+      noise[parent] += noise[i] + cfh.nodes[i].stats.noise;
+    }
+    for (std::size_t i = 0; i < t.size(); ++i) {
+      double tolerance = 1e-12 * (1.0 + t[i].inclusive);
+      EXPECT_EQ(cfh.nodes[i].stats.sum, t[i].inclusive) << "node " << i;
+      EXPECT_NEAR(t[i].inclusive - children[i], t[i].exclusive, tolerance) << "node " << i;
+      EXPECT_NEAR(noise[i], t[i].descendant_noise, tolerance) << "node " << i;
+      EXPECT_NEAR(t[i].inclusive - noise[i], t[i].corrected, tolerance) << "node " << i;
+      EXPECT_GE(t[i].inclusive, children[i] - tolerance) << "node " << i;
+      EXPECT_GE(t[i].descendant_noise, 0.0) << "node " << i;
+    }
+  }
+}
+
+// The report of a built CFH whose nodes carry CPU time on "solve" only.
+std::string report(const profile::TreeOptions &options, double prune = 0.0) {
+  Profile p;
+  Cfh cfh = build_cfh(p, 10, kSolver);
+  cfh.nodes[2].stats.cpu_count = 4;
+  cfh.nodes[2].stats.cpu_sum = 4.5;
+  profile::TreeOptions o = options;
+  o.prune_percent = prune;
+  std::ostringstream out;
+  profile::print_tree(out, p, cfh, o);
+  return out.str();
+}
+
+TEST(PrintTree, PrintsAHeaderAndOneIndentedRowPerNode) {
+  // The root's mean (10 s in microseconds) is wider than its column: the column widens.
+  EXPECT_EQ(
+      R"(probe                    count       incl s       excl s       corr s    %par      mean us     sdev us        cpu s   cpu n      noise s
+prog                         1    10.000000     1.500000     9.125000  100.00 10000000.000       0.000            -       0     0.000000
+  main                       1     8.000000     1.000000     7.625000   80.00  8000000.000       0.000            -       0     0.500000
+    solve                    4     5.000000     4.000000     4.875000   62.50  1250000.000       0.000     4.500000       4     0.250000
+      MPI_Allreduce          8     1.000000     1.000000     1.000000   20.00   125000.000       0.000            -       0     0.125000
+    io                       2     2.000000     1.500000     2.000000   25.00  1000000.000       0.000            -       0     0.000000
+      MPI_Allreduce          2     0.500000     0.500000     0.500000   25.00   250000.000       0.000            -       0     0.000000
+  cleanup                    1     0.500000     0.500000     0.500000    5.00   500000.000       0.000            -       0     0.000000
+)",
+      report({}));
+}
+
+TEST(PrintTree, LeavesOutTheCpuColumnsOnRequest) {
+  std::string text = report({0.0, false});
+  EXPECT_EQ(std::string::npos, text.find("cpu")) << text;
+  EXPECT_EQ(std::string::npos, text.find("4.500000")) << text;
+  EXPECT_NE(std::string::npos,
+            text.find("    solve                    4     5.000000     4.000000     4.875000"))
+      << text;
+}
+
+// The first word of every row after the header.
+std::string labels(const std::string &report) {
+  std::istringstream in(report);
+  std::string line, word, out;
+  std::getline(in, line);
+  while (std::getline(in, line)) {
+    std::istringstream(line) >> word;
+    out += word + ' ';
+  }
+  return out;
+}
+
+TEST(PrintTree, HidesNodesBelowThePruneShareWithTheirSubtrees) {
+  EXPECT_EQ("prog main solve MPI_Allreduce io MPI_Allreduce cleanup ", labels(report({})));
+  EXPECT_EQ("prog main solve MPI_Allreduce io MPI_Allreduce cleanup ", labels(report({}, 5)));
+  EXPECT_EQ("prog main solve MPI_Allreduce io ", labels(report({}, 10)));
+  EXPECT_EQ("prog main solve ", labels(report({}, 50)));
+  EXPECT_EQ("prog ", labels(report({}, 100.5)));
+}
+
+TEST(PrintTree, KeepsEveryColumnOfRowsNestedDeeperThanALine) {
+  Profile p;
+  std::string lines, path = "f";
+  for (int depth = 0; depth < 300; ++depth, path += ";f")
+    lines += path + " 1 1\n";
+  std::ostringstream out;
+  profile::print_tree(out, p, build_cfh(p, 1, lines));
+  std::istringstream in(out.str());
+  std::string line;
+  int rows = 0;
+  while (std::getline(in, line)) {
+    std::istringstream words(line);
+    std::vector<std::string> fields{std::istream_iterator<std::string>(words), {}};
+    ASSERT_EQ(rows ? 11u : 19u, fields.size()) << "row " << rows << ": " << line;
+    ++rows;
+  }
+  EXPECT_EQ(302, rows); // header, root, 300 nodes
+}
+
+TEST(PrintProfile, PrintsTheRunHeaderThenEveryCfh) {
+  Profile p;
+  p.meta = {{"program", "solver"},      {"host", "node01"},
+            {"threads", "2"},           {"timer", "tsc"},
+            {"timer_hz", "2400000000"}, {"noise_per_activation_s", "2.5e-08"},
+            {"cpu_policy", "auto"}};
+  p.cfhs.push_back(build_cfh(p, 2, "main 1 1\n"));
+  p.cfhs.push_back(build_cfh(p, 1, "work 3 0.5\n"));
+  p.cfhs[1].name = "solver[1]";
+  p.cfhs[1].thread = 1;
+  p.cfhs[1].mismatches = 2;
+  std::ostringstream out;
+  profile::print_profile(out, p, {0.0, false});
+  EXPECT_EQ(R"(program solver  host node01  ranks 1  threads 2  timer tsc (2.400 GHz)
+noise per activation 25.0 ns, cpu policy auto
+
+CFH "built" rank 0 thread 0
+probe       count       incl s       excl s       corr s    %par     mean us     sdev us      noise s
+solver          1     2.000000     1.000000     2.000000  100.00 2000000.000       0.000     0.000000
+  main          1     1.000000     1.000000     1.000000   50.00 1000000.000       0.000     0.000000
+
+CFH "solver[1]" rank 0 thread 1  mismatched stops 2
+probe       count       incl s       excl s       corr s    %par     mean us     sdev us      noise s
+solver          1     1.000000     0.500000     1.000000  100.00 1000000.000       0.000     0.000000
+  work          3     0.500000     0.500000     0.500000   50.00  166666.667       0.000     0.000000
+)",
+            out.str());
+}
+
+} // namespace
+} // namespace idb::test
