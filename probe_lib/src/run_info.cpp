@@ -4,10 +4,13 @@
 #include "runtime.h"
 #include "writer.h"
 
+#include <clocale>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <locale.h>
+#include <new>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -20,7 +23,7 @@ namespace idb::rt {
 namespace {
 
 constexpr std::size_t kMaxMeta = 32;
-constexpr std::size_t kValue = 128;
+constexpr std::size_t kValue = 4096; // room for a working folder's path
 
 struct Meta {
   MetaEntry entries[kMaxMeta];
@@ -186,7 +189,15 @@ void report_counts(const char *path, bool written) {
 } // namespace
 
 void write_run_profile() {
-  Meta meta;
+  void *room = std::malloc(sizeof(Meta)); // 128 KiB: not on the finalizing thread's stack
+  if (!room) {
+    std::fprintf(stderr, "idb: error: profile not written: out of memory\n");
+    return;
+  }
+  Meta &meta = *new (room) Meta;
+  // Numbers are written in the C locale whatever the program chose with setlocale.
+  locale_t c_locale = newlocale(LC_ALL_MASK, "C", locale_t(0));
+  locale_t saved = c_locale ? uselocale(c_locale) : locale_t(0);
   fill_meta(meta);
   std::size_t cmdline_size = 0;
   char *cmdline = read_cmdline(cmdline_size);
@@ -209,6 +220,11 @@ void write_run_profile() {
   for (std::size_t i = 0; i < attrs; ++i)
     std::free(keys[i]);
   std::free(cmdline);
+  std::free(room);
+  if (c_locale) {
+    uselocale(saved);
+    freelocale(c_locale);
+  }
 }
 
 } // namespace idb::rt

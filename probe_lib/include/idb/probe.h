@@ -40,8 +40,8 @@ IDB_API_ void idb_start_at(int kind, int id, const char *description, const char
                            const char *function);
 
 /* Closes probe `id`, the innermost open one of the calling thread. A stop that does not
- * match is counted; if `id` is open further out, the probes above it are closed too.
- * Thread-safe; never fails. */
+ * match is counted; if `id` is open further out, the probes above it are closed too. A
+ * stop on a thread that has never started a probe is ignored. Thread-safe; never fails. */
 IDB_API_ void idb_stop(int id);
 
 /* Records a probe's static description ahead of use (the instrumenter's manifest does
