@@ -131,7 +131,11 @@ std::vector<NodeTimes> node_times(const Cfh &cfh) {
 
 std::string probe_label(const Profile &profile, std::int32_t probe) {
   const Probe *p = profile.probe(probe);
-  return p && !p->description.empty() ? p->description : "#" + std::to_string(probe);
+  if (p && !p->description.empty()) return p->description;
+  // Appending rather than `"#" + to_string(...)`, which trips GCC 12's -Wrestrict at -O3.
+  std::string label = "#";
+  label += std::to_string(probe);
+  return label;
 }
 
 std::string paths_text(const Profile &profile, const Cfh &cfh) {
