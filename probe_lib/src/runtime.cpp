@@ -3,6 +3,7 @@
 // and hand over to the inline start/stop of cfh.h.
 #include "idb/probe.h"
 
+#include "calibrate.h"
 #include "probes.h"
 #include "runtime.h"
 
@@ -43,39 +44,6 @@ void on_thread_exit(void *data) {
 
 void finalize_at_exit() {
   idb_finalize();
-}
-
-// The cost of one start/stop pair as the enclosing interval sees it: the median of
-// several rounds of back-to-back pairs through the exported entry points.
-double calibrate_noise() {
-  Limits quiet = g_rt.limits;
-  quiet.cpu_all = false;
-  quiet.cpu_threshold = HUGE_VAL;
-  Cfh *c = cfh_create("calibration", true, -1, quiet);
-  if (!c) return 0.0;
-  Cfh *saved = t_cfh;
-  t_cfh = c;
-  void (*volatile start)(int, int, const char *) = idb_start;
-  void (*volatile stop)(int) = idb_stop;
-  constexpr int kRounds = 9, kPairs = 500;
-  double per_pair[kRounds];
-  for (int r = -1; r < kRounds; ++r) { // round -1 warms up
-    std::uint64_t t0 = now();
-    for (int i = 0; i < kPairs; ++i) {
-      start(IDB_PROC, kCalibrationProbe, nullptr);
-      stop(kCalibrationProbe);
-    }
-    if (r >= 0) per_pair[r] = double(now() - t0) / kPairs;
-  }
-  t_cfh = saved;
-  cfh_free(c);
-  for (int i = 1; i < kRounds; ++i) // insertion sort for the median
-    for (int j = i; j > 0 && per_pair[j] < per_pair[j - 1]; --j) {
-      double t = per_pair[j];
-      per_pair[j] = per_pair[j - 1];
-      per_pair[j - 1] = t;
-    }
-  return per_pair[kRounds / 2];
 }
 
 void detect_rank() {
@@ -120,7 +88,8 @@ void start_running(const char *program) {
                                   : cfg.cpu_threshold_us * 1e-6 * g_rt.ticks_per_second;
   pthread_key_create(&g_rt.thread_key, on_thread_exit);
   g_rt.state.store(kRunning);
-  g_rt.noise_ticks = calibrate_noise();
+  calibrate_noise(g_rt.calibration, g_rt.limits, t_cfh);
+  g_rt.noise_ticks = noise_per_pair(g_rt.calibration);
   probe_seen(IDB_PROC, 0, g_rt.program, nullptr, 0, nullptr);
   timespec ts;
   clock_gettime(CLOCK_REALTIME, &ts);
@@ -141,6 +110,7 @@ int ensure_init(const char *program) {
       start_running(program);
     else
       g_rt.state.store(kOff);
+    idb_probes_off = g_rt.state.load() != kRunning;
   }
   state = g_rt.state.load();
   pthread_mutex_unlock(&g_rt.lock);
@@ -177,6 +147,8 @@ Cfh *claim_thread_cfh() {
 using namespace idb::rt;
 
 extern "C" {
+
+int idb_probes_off = 0;
 
 void idb_init(const char *program) {
   ensure_init(program);
@@ -281,7 +253,10 @@ void idb_finalize(void) {
     return;
   }
   g_rt.state.store(kFinished);
+  idb_probes_off = 1;
   std::uint64_t t = now();
+  calibrate_noise(g_rt.calibration, g_rt.limits, t_cfh);
+  g_rt.noise_ticks = noise_per_pair(g_rt.calibration);
   for (Cfh *c = g_rt.first; c; c = c->next)
     if (c->in_use) cfh_close_all(*c, t);
   g_rt.ticks_per_second = ticks_per_second(g_rt.start_pair, clock_pair(), g_rt.ticks_per_second);

@@ -2,6 +2,7 @@
 // the lock that guards it, initialisation and finalisation.
 #pragma once
 
+#include "calibrate.h"
 #include "cfh.h"
 #include "config.h"
 #include "timer.h"
@@ -21,7 +22,8 @@ struct Runtime {
   Cfh *first = nullptr, *last = nullptr; // every CFH, in creation order
   int threads = 0;                       // thread slots handed out
   double ticks_per_second = 1e9;
-  double noise_ticks = 0.0; // calibrated cost of one start/stop pair
+  Calibration calibration;   // rounds at initialisation and at finalize
+  double noise_ticks = 0.0; // the charge per activation drawn from them
   ClockPair start_pair{};
   double start_unix = 0.0, end_unix = 0.0;
   char program[256] = "";

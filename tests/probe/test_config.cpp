@@ -74,6 +74,31 @@ TEST(Config, DisabledProbesDoNothingAndWriteNothing) {
   }
 }
 
+// The scope macros test idb_probes_off inline; it is 0 before the first probe, set once
+// the runtime starts switched off or finalizes, and left 0 while probes record.
+TEST(Config, ProbesOffFlagFollowsTheRuntime) {
+  for (const char *enable : {"0", "1"}) {
+    Child child = run_child(
+        [] {
+          std::printf("before %d", idb_probes_off);
+          { IDB_SCOPE(IDB_PROC, 1, "first"); }
+          std::printf(" running %d", idb_probes_off);
+          idb_finalize();
+          std::printf(" finalized %d\n", idb_probes_off);
+          { IDB_SCOPE(IDB_PROC, 2, "after finalize"); }
+        },
+        Env{{"IDB_ENABLE", enable}});
+    ASSERT_TRUE(child.ok()) << child.describe();
+    EXPECT_EQ(std::string("before 0 running ") + (*enable == '0' ? "1" : "0") + " finalized 1\n",
+              child.out);
+    if (*enable == '1') {
+      auto r = child.read();
+      ASSERT_TRUE(r.profile) << r.error;
+      EXPECT_EQ("first 1\n", idb::test::tree_of(*r.profile, "thread 0"));
+    }
+  }
+}
+
 TEST(Config, EnabledUnlessSaidOtherwise) {
   for (const char *on : {"1", "on", "yes"}) {
     Child child = run_child(

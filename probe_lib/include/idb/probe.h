@@ -58,6 +58,11 @@ IDB_API_ void idb_finalize(void);
 /* Nonzero when probes record (IDB_ENABLE is not 0 and finalize has not run). */
 IDB_API_ int idb_enabled(void);
 
+/* Nonzero once probes are known not to record: the runtime started with IDB_ENABLE=0, or
+ * finalize has run; 0 before the first probe. The scope macros test it before calling in,
+ * so a switched-off probe costs a load and a branch. Read it; never write it. */
+IDB_API_ extern int idb_probes_off;
+
 /* A named CFH instance, e.g. one per simulation object. Not thread-safe: use one from one
  * thread at a time. Its data stays until the profile is written, even after
  * idb_cfh_destroy; creating one with the name of a destroyed one continues it. */
@@ -99,6 +104,7 @@ static inline idb_scope_t idb_scope_open_(idb_cfh_t *cfh, int kind, int id, cons
   idb_scope_t scope;
   scope.cfh = cfh;
   scope.id = id;
+  if (__builtin_expect(idb_probes_off, 0)) return scope;
   if (cfh)
     idb_cfh_start_at(cfh, kind, id, description, file, line, function);
   else
@@ -107,6 +113,7 @@ static inline idb_scope_t idb_scope_open_(idb_cfh_t *cfh, int kind, int id, cons
 }
 
 static inline void idb_scope_close_(idb_scope_t *scope) {
+  if (__builtin_expect(idb_probes_off, 0)) return;
   if (scope->cfh)
     idb_cfh_stop(scope->cfh, scope->id);
   else

@@ -42,11 +42,12 @@ public:
   Scope(int kind, int id, const char *description, const char *file = nullptr, int line = 0,
         const char *function = nullptr)
       : cfh_(nullptr), id_(id) {
-    idb_start_at(kind, id, description, file, line, function);
+    if (!idb_probes_off) idb_start_at(kind, id, description, file, line, function);
   }
   Scope(idb_cfh_t *cfh, int kind, int id, const char *description, const char *file = nullptr,
         int line = 0, const char *function = nullptr)
       : cfh_(cfh), id_(id) {
+    if (idb_probes_off) return;
     if (cfh_)
       idb_cfh_start_at(cfh_, kind, id, description, file, line, function);
     else
@@ -57,6 +58,7 @@ public:
         int line = 0, const char *function = nullptr)
       : Scope(cfh.get(), kind, id, description, file, line, function) {}
   ~Scope() {
+    if (idb_probes_off) return;
     if (cfh_)
       idb_cfh_stop(cfh_, id_);
     else

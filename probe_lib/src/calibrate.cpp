@@ -1,0 +1,49 @@
+// Noise calibration. Rounds of back-to-back start/stop pairs give the cost of a pair
+// when nothing overlaps it; the runtime calibrates at initialisation and again at
+// finalize, so a burst of load at either end does not decide the figure alone.
+// docs/PERFORMANCE.md measures how this charge compares with what probes really add
+// inside code of various grain.
+#include "calibrate.h"
+
+#include "idb/probe.h"
+#include "probes.h"
+
+namespace idb::rt {
+
+void calibrate_noise(Calibration &cal, const Limits &limits, Cfh *&thread_cfh) {
+  Limits quiet = limits;
+  quiet.cpu_all = false;
+  quiet.cpu_threshold = __builtin_huge_val();
+  Cfh *c = cfh_create("calibration", true, -1, quiet);
+  if (!c) return;
+  Cfh *saved = thread_cfh;
+  thread_cfh = c;
+  // Called through pointers, as a user's code calls them through the PLT.
+  void (*volatile start)(int, int, const char *) = idb_start;
+  void (*volatile stop)(int) = idb_stop;
+  constexpr int kRounds = 15, kPairs = 500;
+  for (int r = -1; r < kRounds && cal.rounds < Calibration::kCapacity; ++r) {
+    std::uint64_t t0 = now();
+    for (int i = 0; i < kPairs; ++i) {
+      start(IDB_PROC, kCalibrationProbe, nullptr);
+      stop(kCalibrationProbe);
+    }
+    if (r >= 0) cal.per_pair[cal.rounds++] = double(now() - t0) / kPairs; // round -1 warms up
+  }
+  thread_cfh = saved;
+  cfh_free(c);
+}
+
+double noise_per_pair(const Calibration &cal) {
+  if (cal.rounds == 0) return 0.0;
+  double v[Calibration::kCapacity];
+  for (int i = 0; i < cal.rounds; ++i) { // insertion sort: a few dozen values
+    int j = i;
+    for (; j > 0 && v[j - 1] > cal.per_pair[i]; --j)
+      v[j] = v[j - 1];
+    v[j] = cal.per_pair[i];
+  }
+  return v[cal.rounds / 4];
+}
+
+} // namespace idb::rt
