@@ -33,7 +33,7 @@ void clear_idb_environment() {
 std::string expand(std::string value, const TempDir &dir) {
   const std::string marker = "{dir}";
   for (std::size_t at; (at = value.find(marker)) != std::string::npos;)
-    value.replace(at, marker.size(), dir.path().string());
+    value.replace(at, marker.size(), dir.path());
   return value;
 }
 
@@ -65,18 +65,6 @@ void redirect(int fd, const std::string &path) {
 
 } // namespace
 
-TempDir::TempDir() {
-  const char *base = std::getenv("TMPDIR");
-  std::string pattern = std::string(base && *base ? base : "/tmp") + "/idb-probe-test-XXXXXX";
-  if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed for " + pattern);
-  path_ = pattern;
-}
-
-TempDir::~TempDir() {
-  std::error_code ignored;
-  if (!path_.empty()) std::filesystem::remove_all(path_, ignored);
-}
-
 bool Child::ok() const {
   return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
@@ -102,18 +90,11 @@ Child run_child(const std::function<void()> &scenario, const Env &env) {
   child.pid = pid;
   while (waitpid(pid, &child.status, 0) < 0)
     if (errno != EINTR) throw std::runtime_error("waitpid failed");
-  child.out = read_text(child.dir.file("stdout.txt"));
-  child.err = read_text(child.dir.file("stderr.txt"));
+  child.out = read_file(child.dir.file("stdout.txt"));
+  child.err = read_file(child.dir.file("stderr.txt"));
   for (const auto &[name, value] : env)
     if (name == "IDB_OUT") child.path = expand(value, child.dir);
   return child;
-}
-
-std::string read_text(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 const idb::profile::Cfh *find_cfh(const idb::profile::Profile &profile, const std::string &name) {

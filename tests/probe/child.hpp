@@ -6,6 +6,7 @@
 // never calls a probe. Also small helpers to look up CFHs and read files.
 #pragma once
 
+#include "files.hpp"
 #include "idb/profile.hpp"
 
 #include <filesystem>
@@ -16,23 +17,6 @@
 #include <vector>
 
 namespace idb::test {
-
-// A directory under $TMPDIR (or /tmp), removed with everything in it on destruction.
-class TempDir {
-public:
-  TempDir();
-  ~TempDir();
-  TempDir(TempDir &&other) noexcept : path_(std::exchange(other.path_, {})) {}
-  TempDir &operator=(TempDir &&) = delete;
-  TempDir(const TempDir &) = delete;
-  TempDir &operator=(const TempDir &) = delete;
-
-  const std::filesystem::path &path() const { return path_; }
-  std::string file(const std::string &name) const { return (path_ / name).string(); }
-
-private:
-  std::filesystem::path path_;
-};
 
 using Env = std::vector<std::pair<std::string, std::string>>;
 
@@ -60,9 +44,6 @@ struct Child {
 // scenario ends the child with status 3; a child still running after 30 s is killed by
 // SIGALRM. The parent waits and collects the results.
 Child run_child(const std::function<void()> &scenario, const Env &env = {});
-
-// The whole content of a file; empty when it cannot be read.
-std::string read_text(const std::string &path);
 
 // The first CFH of `profile` with this name, or nullptr.
 const idb::profile::Cfh *find_cfh(const idb::profile::Profile &profile, const std::string &name);

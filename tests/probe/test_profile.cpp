@@ -49,7 +49,7 @@ idb::profile::Profile read_back(const Env &env = {}) {
 }
 
 std::vector<std::string> own_argv() {
-  std::string all = idb::test::read_text("/proc/self/cmdline");
+  std::string all = idb::test::read_file("/proc/self/cmdline");
   std::vector<std::string> args;
   for (std::size_t from = 0; from < all.size();) {
     std::size_t end = all.find('\0', from);

@@ -4,6 +4,7 @@
 // checksums, and a canonical text form of a parsed Profile for comparing two of them.
 #pragma once
 
+#include "files.hpp"
 #include "idb/profile.hpp"
 
 #include <cstdint>
@@ -11,22 +12,6 @@
 #include <vector>
 
 namespace idb::test {
-
-// A folder under $TMPDIR (or /tmp) removed with everything in it by the destructor.
-class TempDir {
-public:
-  TempDir();
-  ~TempDir();
-  TempDir(const TempDir &) = delete;
-  TempDir &operator=(const TempDir &) = delete;
-
-  const std::string &path() const { return path_; }
-  // path()/name
-  std::string file(const std::string &name) const { return path_ + "/" + name; }
-
-private:
-  std::string path_;
-};
 
 struct RunResult {
   int status = -1; // exit code; -1 when the program did not exit normally
@@ -37,7 +22,6 @@ struct RunResult {
 // variable plus `env` ("NAME=value"), and waits for it.
 RunResult run(const std::vector<std::string> &argv, const std::vector<std::string> &env = {});
 
-std::string read_file(const std::string &path);
 void write_file(const std::string &path, const std::string &bytes);
 
 // The arguments the generator is run with (after its path) and its attributes.
