@@ -196,8 +196,8 @@ void write_run_profile() {
   }
   Meta &meta = *new (room) Meta;
   // Numbers are written in the C locale whatever the program chose with setlocale.
-  locale_t c_locale = newlocale(LC_ALL_MASK, "C", locale_t(0));
-  locale_t saved = c_locale ? uselocale(c_locale) : locale_t(0);
+  locale_t c_locale = newlocale(LC_ALL_MASK, "C", nullptr);
+  locale_t saved = c_locale ? uselocale(c_locale) : nullptr;
   fill_meta(meta);
   std::size_t cmdline_size = 0;
   char *cmdline = read_cmdline(cmdline_size);
