@@ -61,7 +61,7 @@ void push_root(Cfh &c) {
   root.special = kSpecialRoot;
   root.cpu0 = 0;
   c.depth = 1;
-  c.limit = c.max_depth;
+  c.limit = c.max_depth + 1; // the root is not one of the max_depth probes
   root.t0 = now();
 }
 
@@ -70,10 +70,12 @@ void pop_frame(Cfh &c, std::uint64_t t, bool read_cpu) {
   Frame &f = c.stack[c.depth - 1];
   if (f.node != kNoNode) {
     Node &n = c.nodes[f.node];
-    idb_stats_add(&n.stats, double(t - f.t0));
+    idb_stats_add(&n.stats, f.t0 < t ? double(t - f.t0) : 0.0);
     if ((f.special & kSpecialCpu) && read_cpu) {
-      idb_stats_add_cpu(&n.stats, double(thread_cpu_ns() - f.cpu0));
-      n.stats.noise += double(now() - t);
+      std::uint64_t before = now(); // each frame's read measured apart: several may pop at once
+      double cpu = double(thread_cpu_ns() - f.cpu0) - c.cpu_read_ns;
+      idb_stats_add_cpu(&n.stats, cpu > 0 ? cpu : 0.0);
+      n.stats.noise += double(now() - before);
     }
     n.cpu_on = c.cpu_all || n.stats.mean >= c.cpu_threshold;
   }
@@ -89,12 +91,13 @@ Cfh *cfh_create(const char *name, bool named, int thread, const Limits &limits) 
   c->max_depth = limits.max_depth < 2 ? 2 : limits.max_depth;
   c->cpu_threshold = limits.cpu_threshold;
   c->cpu_all = limits.cpu_all;
+  c->cpu_read_ns = limits.cpu_read_ns;
   c->nodes = static_cast<Node *>(reserve(sizeof(Node) * c->max_nodes));
-  auto *frames = static_cast<Frame *>(reserve(sizeof(Frame) * (c->max_depth + 1)));
+  auto *frames = static_cast<Frame *>(reserve(sizeof(Frame) * (c->max_depth + 2)));
   c->slots = new_slots(kFirstSlots);
   if (!c->nodes || !frames || !c->slots) {
     if (c->nodes) munmap(c->nodes, sizeof(Node) * c->max_nodes);
-    if (frames) munmap(frames, sizeof(Frame) * (c->max_depth + 1));
+    if (frames) munmap(frames, sizeof(Frame) * (c->max_depth + 2));
     std::free(c->slots);
     std::free(c);
     return nullptr;
@@ -119,7 +122,7 @@ Cfh *cfh_create(const char *name, bool named, int thread, const Limits &limits) 
 void cfh_free(Cfh *c) {
   if (!c) return;
   munmap(c->nodes, sizeof(Node) * c->max_nodes);
-  munmap(c->stack - 1, sizeof(Frame) * (c->max_depth + 1));
+  munmap(c->stack - 1, sizeof(Frame) * (c->max_depth + 2));
   std::free(c->slots);
   std::free(c);
 }
@@ -187,7 +190,7 @@ void cfh_start_uncounted(Cfh &c) {
 void cfh_stop_slow(Cfh &c, int id, std::uint64_t t) {
   if (c.uncounted) {
     if (--c.uncounted == 0) {
-      c.limit = c.max_depth;
+      c.limit = c.max_depth + 1;
       c.stack[c.depth - 1].special &= ~kSpecialUncounted;
     }
     return;

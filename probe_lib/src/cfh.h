@@ -47,6 +47,7 @@ struct Limits {
   std::uint32_t max_depth;
   double cpu_threshold; // mean wall ticks above which a node is CPU-timed; inf: never
   bool cpu_all;
+  double cpu_read_ns; // CPU time one thread-CPU clock read itself adds to a CPU interval
 };
 
 struct Cfh {
@@ -65,6 +66,7 @@ struct Cfh {
   std::uint32_t uncounted; // activations past the depth cap still open
   std::uint32_t max_nodes;
   bool cpu_all;
+  double cpu_read_ns;
   std::uint64_t overflow;       // activations not recorded: node cap reached
   std::uint64_t depth_overflow; // activations not recorded: depth cap reached
   std::uint64_t mismatches;     // stops that did not match the innermost open probe

@@ -85,6 +85,14 @@ const char *probe_description(int id, char *fallback, std::size_t size) {
   return fallback;
 }
 
+void probe_table_lock() {
+  pthread_mutex_lock(&g_lock);
+}
+
+void probe_table_unlock() {
+  pthread_mutex_unlock(&g_lock);
+}
+
 void probe_visit(void (*visit)(const ProbeInfo &, void *), void *context) {
   pthread_mutex_lock(&g_lock);
   for (std::size_t i = 0; i < g_count; ++i)

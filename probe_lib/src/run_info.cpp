@@ -123,13 +123,13 @@ void fill_meta(Meta &m) {
   m.add("rank", "%d", g_rt.rank);
   m.add("nprocs", "%d", g_rt.nprocs);
   m.add("threads", "%d", g_rt.threads);
-  m.add("start_unix", "%.6f", g_rt.start_unix);
-  m.add("end_unix", "%.6f", g_rt.end_unix);
+  m.add("start_unix", "%.17g", g_rt.start_unix);
+  m.add("end_unix", "%.17g", g_rt.end_unix);
   m.add("timer", "%s", timer_name());
   m.add("timer_hz", "%.17g", g_rt.ticks_per_second);
   m.add("noise_per_activation_s", "%.17g", g_rt.noise_ticks / g_rt.ticks_per_second);
   m.add("cpu_policy", "%s", cpu_policy_name(cfg.cpu));
-  m.add("cpu_threshold_us", "%g", cfg.cpu_threshold_us);
+  m.add("cpu_threshold_us", "%.17g", cfg.cpu_threshold_us);
   m.add("max_nodes", "%u", cfg.max_nodes);
   m.add("max_depth", "%u", cfg.max_depth);
   m.add("idb_version", "%s", IDB_VERSION);
@@ -212,7 +212,8 @@ void write_run_profile() {
 
   char path[4096];
   expand_path(g_rt.config.out, path, sizeof path);
-  WriteJob job{all, n, g_rt.first, g_rt.rank, g_rt.ticks_per_second, g_rt.noise_ticks};
+  WriteJob job{all,           n, g_rt.first, g_rt.rank, g_rt.ticks_per_second, g_rt.noise_ticks,
+               g_rt.end_ticks};
   char error[512];
   bool written = write_profile(path, job, error, sizeof error);
   if (!written) std::fprintf(stderr, "idb: error: profile not written: %s\n", error);

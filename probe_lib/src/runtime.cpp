@@ -7,6 +7,7 @@
 #include "probes.h"
 #include "runtime.h"
 
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -46,6 +47,26 @@ void finalize_at_exit() {
   idb_finalize();
 }
 
+// fork(): no lock may be inherited taken, and the child, a copy of the parent's CFHs,
+// records nothing and writes nothing (the parent's profile holds what it ran before).
+void before_fork() {
+  pthread_mutex_lock(&g_rt.lock);
+  probe_table_lock();
+}
+
+void after_fork_in_parent() {
+  probe_table_unlock();
+  pthread_mutex_unlock(&g_rt.lock);
+}
+
+void after_fork_in_child() {
+  if (g_rt.state.load() == kRunning) g_rt.state.store(kFinished);
+  idb_probes_off = 1;
+  t_cfh = nullptr;
+  probe_table_unlock();
+  pthread_mutex_unlock(&g_rt.lock);
+}
+
 void detect_rank() {
   const char *rank_vars[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"};
   const char *size_vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_NTASKS"};
@@ -66,12 +87,9 @@ void set_program(const char *program) {
     std::snprintf(g_rt.program, sizeof g_rt.program, "%s", program);
     return;
   }
-  char exe[256] = "";
-  if (FILE *f = std::fopen("/proc/self/comm", "r")) {
-    if (std::fgets(exe, sizeof exe, f)) exe[std::strcspn(exe, "\n")] = '\0';
-    std::fclose(f);
-  }
-  std::snprintf(g_rt.program, sizeof g_rt.program, "%s", *exe ? exe : "program");
+  // The name the program was started by, not /proc/self/comm (cut at 15 characters).
+  const char *exe = program_invocation_short_name;
+  std::snprintf(g_rt.program, sizeof g_rt.program, "%s", exe && *exe ? exe : "program");
 }
 
 void start_running(const char *program) {
@@ -82,6 +100,7 @@ void start_running(const char *program) {
   g_rt.limits.max_nodes = cfg.max_nodes;
   g_rt.limits.max_depth = cfg.max_depth;
   g_rt.limits.cpu_all = cfg.cpu == CpuPolicy::All;
+  g_rt.limits.cpu_read_ns = cfg.cpu == CpuPolicy::Off ? 0.0 : thread_cpu_read_cost_ns();
   g_rt.limits.cpu_threshold = cfg.cpu == CpuPolicy::Off ? HUGE_VAL
                               : cfg.cpu == CpuPolicy::All
                                   ? 0.0
@@ -96,6 +115,7 @@ void start_running(const char *program) {
   g_rt.start_unix = double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
   g_rt.start_pair = clock_pair();
   std::atexit(finalize_at_exit);
+  pthread_atfork(before_fork, after_fork_in_parent, after_fork_in_child);
 }
 
 } // namespace
@@ -212,7 +232,7 @@ idb_cfh_t *idb_cfh_create(const char *name) {
 
 void idb_cfh_destroy(idb_cfh_t *handle) {
   auto *c = reinterpret_cast<Cfh *>(handle);
-  if (!c) return;
+  if (!c || !c->named) return; // a thread's own CFH ends with the thread
   pthread_mutex_lock(&g_rt.lock);
   if (g_rt.state.load() == kRunning && c->in_use) {
     cfh_close_all(*c, now());
@@ -254,11 +274,12 @@ void idb_finalize(void) {
   }
   g_rt.state.store(kFinished);
   idb_probes_off = 1;
-  std::uint64_t t = now();
   calibrate_noise(g_rt.calibration, g_rt.limits, t_cfh);
   g_rt.noise_ticks = noise_per_pair(g_rt.calibration);
-  for (Cfh *c = g_rt.first; c; c = c->next)
-    if (c->in_use) cfh_close_all(*c, t);
+  // Only the calling thread's CFH is closed; other threads may still be inside a probe,
+  // so the writer reads their open frames without changing them.
+  g_rt.end_ticks = now();
+  if (t_cfh) cfh_close_all(*t_cfh, g_rt.end_ticks);
   g_rt.ticks_per_second = ticks_per_second(g_rt.start_pair, clock_pair(), g_rt.ticks_per_second);
   timespec ts;
   clock_gettime(CLOCK_REALTIME, &ts);

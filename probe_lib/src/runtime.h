@@ -26,6 +26,7 @@ struct Runtime {
   double noise_ticks = 0.0; // the charge per activation drawn from them
   ClockPair start_pair{};
   double start_unix = 0.0, end_unix = 0.0;
+  std::uint64_t end_ticks = 0; // wall clock at finalize
   char program[256] = "";
   int rank = 0, nprocs = 1;
   pthread_key_t thread_key{};

@@ -59,6 +59,24 @@ double timer_init(const char *choice) {
   return double(b.ticks - a.ticks) * 1e9 / double(b.ns - a.ns);
 }
 
+double thread_cpu_read_cost_ns() {
+  constexpr int kReads = 21;
+  std::uint64_t diffs[kReads - 1];
+  std::uint64_t last = thread_cpu_ns();
+  for (int i = 0; i < kReads - 1; ++i) {
+    std::uint64_t next = thread_cpu_ns();
+    diffs[i] = next - last;
+    last = next;
+  }
+  for (int i = 1; i < kReads - 1; ++i) // insertion sort for the median
+    for (int j = i; j > 0 && diffs[j] < diffs[j - 1]; --j) {
+      std::uint64_t t = diffs[j];
+      diffs[j] = diffs[j - 1];
+      diffs[j - 1] = t;
+    }
+  return double(diffs[(kReads - 1) / 2]);
+}
+
 const char *timer_name() {
   return g_use_tsc ? "tsc" : "monotonic";
 }

@@ -40,6 +40,10 @@ inline std::uint64_t thread_cpu_ns() {
   return std::uint64_t(ts.tv_sec) * 1000000000u + std::uint64_t(ts.tv_nsec);
 }
 
+// The CPU time one thread_cpu_ns() call adds between two samples: the median difference
+// of back-to-back reads. A CPU interval spans about one such read besides its body.
+double thread_cpu_read_cost_ns();
+
 // Picks the wall clock (IDB_TIMER=tsc|monotonic|auto) and estimates its frequency over a
 // short spin. Returns ticks per second.
 double timer_init(const char *choice);

@@ -83,9 +83,12 @@ void count_probe(const ProbeInfo &, void *context) {
   ++*static_cast<std::uint32_t *>(context);
 }
 
-void put_node(Buffer &b, const Node &n, const WriteJob &job) {
+// `open_ticks` >= 0: the node is still open in a thread that finalize does not own; its
+// activation so far is written as one more sample, leaving the live record alone.
+void put_node(Buffer &b, const Node &n, const WriteJob &job, double open_ticks) {
   const double s = 1.0 / job.ticks_per_second, ns = 1e-9;
-  const idb_stats_t &st = n.stats;
+  idb_stats_t st = n.stats;
+  if (open_ticks >= 0) idb_stats_add(&st, open_ticks);
   b.put(n.parent);
   b.put(n.probe);
   b.put(st.count);
@@ -104,8 +107,30 @@ void put_node(Buffer &b, const Node &n, const WriteJob &job) {
   b.put(st.bytes_recv);
 }
 
+// Snapshot of the frames a CFH still has open: per node the ticks its open activation has
+// run until the end of the run, -1 for nodes not open. Reads another thread's live stack,
+// so the depth is read once and bounded. Returns the number of open frames above the
+// root, or -1 when memory is exhausted.
+long open_frames(const Cfh &c, std::uint32_t count, std::uint64_t end, double *open_ticks) {
+  for (std::uint32_t i = 0; i < count; ++i)
+    open_ticks[i] = -1.0;
+  std::uint32_t depth = c.depth;
+  if (depth > c.max_depth + 1) depth = 0;
+  for (std::uint32_t k = 0; k < depth; ++k) {
+    const Frame &f = c.stack[k];
+    if (f.node < count) open_ticks[f.node] = f.t0 < end ? double(end - f.t0) : 0.0;
+  }
+  return depth > 1 ? long(depth - 1) : 0;
+}
+
 void put_cfh(Buffer &b, const Cfh &c, const WriteJob &job) {
   std::uint32_t count = c.node_count.load(std::memory_order_acquire);
+  auto *open_ticks = static_cast<double *>(std::malloc(sizeof(double) * count));
+  if (!open_ticks) {
+    b.failed = true;
+    return;
+  }
+  long open = open_frames(c, count, job.end_ticks, open_ticks);
   std::size_t at = begin_section(b, IDB_SECTION_CFH, count);
   b.put(std::int32_t(job.rank));
   b.put(std::int32_t(c.thread));
@@ -113,12 +138,13 @@ void put_cfh(Buffer &b, const Cfh &c, const WriteJob &job) {
   b.put(std::uint32_t(IDB_NODE_RECORD_SIZE));
   b.put(c.overflow);
   b.put(c.mismatches);
-  b.put(c.unclosed);
+  b.put(c.unclosed + std::uint64_t(open) + c.uncounted);
   b.put(c.depth_overflow);
   b.put_text(c.name);
   for (std::uint32_t i = 0; i < count; ++i)
-    put_node(b, c.nodes[i], job);
+    put_node(b, c.nodes[i], job, open_ticks[i]);
   end_section(b, at);
+  std::free(open_ticks);
 }
 
 bool write_all(int fd, const unsigned char *data, std::size_t size) {

@@ -6,6 +6,7 @@
 #include "cfh.h"
 
 #include <cstddef>
+#include <cstdint>
 
 namespace idb::rt {
 
@@ -21,7 +22,8 @@ struct WriteJob {
   const Cfh *cfhs; // linked through Cfh::next
   int rank;
   double ticks_per_second;
-  double noise_ticks; // calibrated cost of one start/stop pair, charged per activation
+  double noise_ticks;      // calibrated cost of one start/stop pair, charged per activation
+  std::uint64_t end_ticks; // the run's end: probes still open count until then
 };
 
 // Writes the profile to `path`. Returns true, or false with the reason in `error`.

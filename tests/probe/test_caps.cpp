@@ -115,11 +115,11 @@ TEST(Caps, DepthCapCountsDeeperActivationsAndRecovers) {
         idb_stop(6);
       },
       Env{{"IDB_MAX_DEPTH", "64"}}));
-  // 64 open frames: the root and 63 levels of f.
-  EXPECT_EQ(chain(63) + "after 1\n", tree_of(profile, "thread 0"));
+  // IDB_MAX_DEPTH=64 open probes under the root: 64 levels of f.
+  EXPECT_EQ(chain(64) + "after 1\n", tree_of(profile, "thread 0"));
   const auto *cfh = find_cfh(profile, "thread 0");
   ASSERT_TRUE(cfh);
-  EXPECT_EQ(1000u - 63u, cfh->depth_overflow);
+  EXPECT_EQ(1000u - 64u, cfh->depth_overflow);
   EXPECT_EQ(0u, cfh->mismatches);
   EXPECT_EQ(0u, cfh->unclosed);
 }
@@ -141,10 +141,10 @@ TEST(Caps, ActivationsPastTheDepthCapUseNoMemory) {
   auto profile = profile_of(child);
   long growth = std::atol(child.out.c_str() + std::strlen("rss growth "));
   EXPECT_LT(growth, 1024) << child.out; // not one byte per activation
-  EXPECT_EQ(chain(63), tree_of(profile, "thread 0"));
+  EXPECT_EQ(chain(64), tree_of(profile, "thread 0"));
   const auto *cfh = find_cfh(profile, "thread 0");
   ASSERT_TRUE(cfh);
-  EXPECT_EQ(std::uint64_t(kOpen - 63), cfh->depth_overflow);
+  EXPECT_EQ(std::uint64_t(kOpen - 64), cfh->depth_overflow);
 }
 
 TEST(Caps, RecursionFarPastTheDefaultDepthCapDoesNotCrash) {
@@ -159,8 +159,8 @@ TEST(Caps, RecursionFarPastTheDefaultDepthCapDoesNotCrash) {
   const auto *cfh = find_cfh(profile, "thread 0");
   ASSERT_TRUE(cfh);
   EXPECT_EQ("4096", profile.get("max_depth"));
-  EXPECT_EQ(4096u + 1u, cfh->nodes.size()); // root, 4095 levels of f, after
-  EXPECT_EQ(std::uint64_t(kDepth - 4095), cfh->depth_overflow);
+  EXPECT_EQ(4096u + 2u, cfh->nodes.size()); // root, 4096 levels of f, after
+  EXPECT_EQ(std::uint64_t(kDepth - 4096), cfh->depth_overflow);
   EXPECT_EQ(0u, cfh->mismatches);
   EXPECT_EQ(6, cfh->nodes.back().probe);
   EXPECT_EQ(0u, cfh->nodes.back().parent);

@@ -6,6 +6,9 @@
 #include "idb/probe.h"
 
 #include <gtest/gtest.h>
+#include <thread>
+#include <unistd.h>
+#include <vector>
 
 #include <cstdio>
 #include <cstdlib>
@@ -84,6 +87,47 @@ TEST(Exit, AbortLeavesNoProfile) {
   for (const auto &entry : std::filesystem::directory_iterator(child.dir.path()))
     files += entry.path().filename().string().find("profile") != std::string::npos;
   EXPECT_EQ(0u, files);
+}
+
+// A forked child is a copy of the parent's CFHs: it records and writes nothing, and the
+// parent's profile holds only the parent's activations. Another thread holding the
+// runtime's locks at the fork must not leave the child stuck.
+TEST(Exit, ForkedChildWritesNothingAndParentKeepsItsOwn) {
+  Child child = run_child(
+      [] {
+        std::thread busy([] {
+          for (int i = 0; i < 20000; ++i) {
+            idb_start(IDB_PROC, 1000 + i % 500, "busy"); // new nodes take the locks
+            idb_stop(1000 + i % 500);
+          }
+        });
+        idb_start(IDB_PROC, 1, "parent");
+        for (int k = 0; k < 20; ++k) {
+          std::fflush(stdout); // or the child flushes our buffered output again
+          pid_t pid = fork();
+          if (pid == 0) {
+            idb_start(IDB_PROC, 2, "in child"); // must neither hang nor record
+            idb_stop(2);
+            std::exit(0);
+          }
+          int status = 0;
+          waitpid(pid, &status, 0);
+          std::printf("%d", WIFEXITED(status) && WEXITSTATUS(status) == 0);
+        }
+        idb_stop(1);
+        busy.join();
+        std::printf("\n");
+      },
+      idb::test::Env{{"IDB_OUT", "{dir}/p-%p.idbprof"}});
+  ASSERT_TRUE(child.ok()) << child.describe();
+  EXPECT_EQ(std::string(20, '1') + "\n", child.out);
+  std::vector<std::string> profiles;
+  for (const auto &entry : std::filesystem::directory_iterator(child.dir.path()))
+    if (entry.path().extension() == ".idbprof") profiles.push_back(entry.path().string());
+  ASSERT_EQ(1u, profiles.size());
+  auto result = idb::profile::read_profile(profiles[0]);
+  ASSERT_TRUE(result.profile) << result.error;
+  EXPECT_EQ("parent 1\n", tree_of(*result.profile, "thread 0"));
 }
 
 } // namespace

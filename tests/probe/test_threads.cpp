@@ -9,6 +9,8 @@
 #include <gtest/gtest.h>
 
 #include <barrier>
+#include <chrono>
+#include <cstdlib>
 #include <pthread.h>
 #include <string>
 #include <thread>
@@ -146,6 +148,34 @@ TEST(Threads, ProbesInLaterKeyDestructorsStillCount) {
   EXPECT_EQ("work 1\nlate 1\n", tree_of(profile, "thread 1"));
   for (const auto &cfh : profile.cfhs)
     EXPECT_EQ(0u, cfh.mismatches) << cfh.name;
+}
+
+// exit() while other threads are inside probes: finalize leaves their live stacks alone
+// (reading them only), so nothing crashes, and the times written are sane: an open
+// activation counts until the end of the run, never past it.
+TEST(Threads, ExitWhileOtherThreadsRunProbesIsSafe) {
+  for (int round = 0; round < 20; ++round) {
+    Child child = run_child([] {
+      for (int t = 0; t < 4; ++t)
+        std::thread([] {
+          for (;;) {
+            idb_start(IDB_PROC, 1, "outer");
+            idb_start(IDB_LOOP, 2, "inner");
+            idb_stop(2);
+            idb_stop(1);
+          }
+        }).detach();
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      std::exit(0);
+    });
+    ASSERT_TRUE(child.ok()) << "round " << round << ": " << child.describe();
+    auto r = child.read();
+    ASSERT_TRUE(r.profile) << r.error;
+    double run = r.profile->number("end_unix") - r.profile->number("start_unix");
+    for (const auto &cfh : r.profile->cfhs)
+      for (const auto &node : cfh.nodes)
+        ASSERT_LE(node.stats.max, run + 0.01) << "round " << round << " cfh " << cfh.name;
+  }
 }
 
 } // namespace

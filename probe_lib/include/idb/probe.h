@@ -71,6 +71,8 @@ typedef struct idb_cfh idb_cfh_t;
 /* Returns the CFH named `name` (copied, truncated to 63 bytes), or NULL when probes are
  * off or memory is exhausted. The other idb_cfh_* calls accept NULL and do nothing. */
 IDB_API_ idb_cfh_t *idb_cfh_create(const char *name);
+/* Closes a named CFH's open probes; its data stays. A thread's default CFH
+ * (idb_thread_cfh) is left alone: it ends with its thread. */
 IDB_API_ void idb_cfh_destroy(idb_cfh_t *cfh);
 IDB_API_ void idb_cfh_start(idb_cfh_t *cfh, int kind, int id, const char *description);
 IDB_API_ void idb_cfh_start_at(idb_cfh_t *cfh, int kind, int id, const char *description,
