@@ -74,7 +74,8 @@ double thread_cpu_read_cost_ns() {
       diffs[j] = diffs[j - 1];
       diffs[j - 1] = t;
     }
-  return double(diffs[(kReads - 1) / 2]);
+  constexpr int kMiddle = (kReads - 1) / 2;
+  return double(diffs[kMiddle]);
 }
 
 const char *timer_name() {
