@@ -92,6 +92,7 @@ Cfh *cfh_create(const char *name, bool named, int thread, const Limits &limits) 
   c->cpu_threshold = limits.cpu_threshold;
   c->cpu_all = limits.cpu_all;
   c->cpu_read_ns = limits.cpu_read_ns;
+  c->hidden_charge = limits.noise_ticks;
   c->nodes = static_cast<Node *>(reserve(sizeof(Node) * c->max_nodes));
   auto *frames = static_cast<Frame *>(reserve(sizeof(Frame) * (c->max_depth + 2)));
   c->slots = new_slots(kFirstSlots);
@@ -102,7 +103,7 @@ Cfh *cfh_create(const char *name, bool named, int thread, const Limits &limits) 
     std::free(c);
     return nullptr;
   }
-  frames[0] = Frame{0, 0, kNoNode, 0, kSpecialRoot}; // the guard below the root
+  frames[0] = Frame{0, 0, kNoNode, 0, kSpecialRoot, 0}; // the guard below the root
   c->stack = frames + 1;
   c->slot_mask = kFirstSlots - 1;
   Node &root = c->nodes[0];
@@ -166,6 +167,10 @@ void cfh_start_special(Cfh &c, std::uint32_t node, int id) {
   f.probe = id;
   f.cpu0 = 0;
   if (node == kNoNode) {
+    // Not recorded, but its bookkeeping still lands in the nearest recorded ancestor.
+    const Frame &parent = c.stack[c.depth - 2];
+    f.charge = parent.node != kNoNode ? parent.node : parent.charge;
+    c.nodes[f.charge].stats.noise += c.hidden_charge;
     ++c.overflow;
     f.special = kSpecialNoNode;
     f.t0 = 0;
@@ -181,6 +186,8 @@ void cfh_start_special(Cfh &c, std::uint32_t node, int id) {
 void cfh_start_uncounted(Cfh &c) {
   if (c.depth == 0) return; // closed: nothing records
   ++c.depth_overflow;
+  const Frame &top = c.stack[c.depth - 1];
+  c.nodes[top.node != kNoNode ? top.node : top.charge].stats.noise += c.hidden_charge;
   if (c.uncounted++ == 0) {
     c.limit = 0;
     c.stack[c.depth - 1].special |= kSpecialUncounted;

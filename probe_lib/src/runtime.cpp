@@ -109,6 +109,7 @@ void start_running(const char *program) {
   g_rt.state.store(kRunning);
   calibrate_noise(g_rt.calibration, g_rt.limits, t_cfh);
   g_rt.noise_ticks = noise_per_pair(g_rt.calibration);
+  g_rt.limits.noise_ticks = g_rt.noise_ticks;
   probe_seen(IDB_PROC, 0, g_rt.program, nullptr, 0, nullptr);
   timespec ts;
   clock_gettime(CLOCK_REALTIME, &ts);

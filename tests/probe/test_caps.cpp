@@ -15,6 +15,7 @@
 #include <functional>
 #include <pthread.h>
 #include <string>
+#include <utility>
 
 namespace {
 
@@ -105,6 +106,41 @@ TEST(Caps, NodeCapCountsOverflowAndKeepsTheNodesBelowIt) {
   EXPECT_EQ(3u * (1 + 6 * 2), cfh->overflow);
   EXPECT_EQ("8", profile.get("max_nodes"));
   EXPECT_NE(std::string::npos, child.err.find("node cap 8 reached")) << child.err;
+}
+
+// Activations past either cap are not recorded, but their bookkeeping still costs time
+// inside the nearest recorded ancestor: that node's noise carries it, so corrected times
+// above stay honest.
+TEST(Caps, UnrecordedActivationsChargeTheirNoiseToTheNearestRecordedNode) {
+  // With 2 nodes (root and probe 1) probes 2-4 are not recorded: 3000 activations charged
+  // to probe 1. With 2 levels, probes 3 and 4 are not: 2000 charged to probe 2.
+  for (auto [cap, holder] : {std::pair{"IDB_MAX_NODES", 1}, std::pair{"IDB_MAX_DEPTH", 2}}) {
+    auto profile = profile_of(run_child(
+        [] {
+          idb_start(IDB_PROC, 1, "one");
+          for (int i = 0; i < 1000; ++i) {
+            idb_start(IDB_PROC, 2, "two");
+            idb_start(IDB_PROC, 3, "three");
+            idb_start(IDB_PROC, 4, "four");
+            idb_stop(4);
+            idb_stop(3);
+            idb_stop(2);
+          }
+          idb_stop(1);
+        },
+        Env{{cap, "2"}}));
+    const auto *cfh = find_cfh(profile, "thread 0");
+    ASSERT_TRUE(cfh) << cap;
+    double charge = profile.number("noise_per_activation_s");
+    ASSERT_GT(charge, 0.0);
+    const idb::profile::Node *recorded = nullptr;
+    for (const auto &node : cfh->nodes)
+      if (node.probe == holder) recorded = &node;
+    ASSERT_TRUE(recorded) << cap;
+    // Its own activations plus at least 2000 unrecorded ones; their charge is the
+    // calibration at start, which may differ from the final one: 1000 is a safe floor.
+    EXPECT_GT(recorded->stats.noise, 1000 * charge) << cap;
+  }
 }
 
 TEST(Caps, DepthCapCountsDeeperActivationsAndRecovers) {

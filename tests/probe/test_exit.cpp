@@ -95,13 +95,13 @@ TEST(Exit, AbortLeavesNoProfile) {
 TEST(Exit, ForkedChildWritesNothingAndParentKeepsItsOwn) {
   Child child = run_child(
       [] {
+        idb_start(IDB_PROC, 1, "parent"); // first, so this thread is thread 0
         std::thread busy([] {
           for (int i = 0; i < 20000; ++i) {
             idb_start(IDB_PROC, 1000 + i % 500, "busy"); // new nodes take the locks
             idb_stop(1000 + i % 500);
           }
         });
-        idb_start(IDB_PROC, 1, "parent");
         for (int k = 0; k < 20; ++k) {
           std::fflush(stdout); // or the child flushes our buffered output again
           pid_t pid = fork();
