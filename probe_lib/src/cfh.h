@@ -48,8 +48,7 @@ struct Limits {
   std::uint32_t max_depth;
   double cpu_threshold; // mean wall ticks above which a node is CPU-timed; inf: never
   bool cpu_all;
-  double cpu_read_ns;
-  double hidden_charge; // noise charged for each activation past a cap // CPU time one thread-CPU clock read itself adds to a CPU interval
+  double cpu_read_ns; // CPU time one thread-CPU clock read itself adds to a CPU interval
   double noise_ticks; // the calibrated pair charge, for activations that are not recorded
 };
 
@@ -70,7 +69,7 @@ struct Cfh {
   std::uint32_t max_nodes;
   bool cpu_all;
   double cpu_read_ns;
-  double hidden_charge; // noise charged for each activation past a cap
+  double hidden_charge;         // noise charged for each activation past a cap
   std::uint64_t overflow;       // activations not recorded: node cap reached
   std::uint64_t depth_overflow; // activations not recorded: depth cap reached
   std::uint64_t mismatches;     // stops that did not match the innermost open probe
