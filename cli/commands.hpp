@@ -5,5 +5,7 @@
 namespace idb::cli {
 
 int show(int argc, char **argv);
+int load(int argc, char **argv);
+int runs(int argc, char **argv);
 
 } // namespace idb::cli

@@ -10,7 +10,9 @@ namespace {
 void usage(std::ostream &out) {
   out << "usage: idb <command> [options]\n\n"
          "commands:\n"
-         "  show PROFILE...   print profiles as indented trees\n\n"
+         "  show PROFILE...   print profiles as indented trees\n"
+         "  load PROFILE...   store profiles as runs in a database (default idb.db)\n"
+         "  runs              list the runs in a database\n\n"
          "'idb <command> --help' describes one command.\n";
 }
 
@@ -23,6 +25,8 @@ int main(int argc, char **argv) {
   }
   std::string command = argv[1];
   if (command == "show") return idb::cli::show(argc - 2, argv + 2);
+  if (command == "load") return idb::cli::load(argc - 2, argv + 2);
+  if (command == "runs") return idb::cli::runs(argc - 2, argv + 2);
   std::cerr << "idb: unknown command '" << command << "' (see 'idb --help')\n";
   return 2;
 }

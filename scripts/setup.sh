@@ -7,6 +7,7 @@ packages=(
   build-essential cmake ninja-build pkg-config git python3
   libgtest-dev libgmock-dev libbenchmark-dev
   clang-format clang-tidy binutils
+  libsqlite3-dev sqlite3
 )
 
 missing=()

@@ -23,6 +23,6 @@ for preset in dev asan; do
   ctest --preset "$preset" -j "$jobs" "${skip[@]}"
 done
 echo "== clang-tidy (.clang-tidy) on the project's own sources"
-git ls-files 'probe_lib/*.cpp' 'reader/*.cpp' 'cli/*.cpp' |
+git ls-files 'probe_lib/*.cpp' 'reader/*.cpp' 'schema/*.cpp' 'cli/*.cpp' |
   xargs -P "$jobs" -n 4 clang-tidy -p build/dev --quiet 2>/dev/null
 echo "== all tests passed in $((SECONDS - start)) s"

@@ -1,0 +1,107 @@
+// The store library: opens an IDB database (a SQLite file today; PostgreSQL slots in
+// behind the same Database interface), brings its schema up to date, loads profiles as
+// runs and answers queries as plain structs. Every function reports failure by throwing
+// idb::store::Error with one line of text; none prints. A Database is not thread-safe:
+// use one per thread.
+#pragma once
+
+#include "idb/profile.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace idb::store {
+
+// The one error type of the store: what failed, in one line, naming the label, the path
+// or the SQL engine's message.
+class Error : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+// The schema version this build knows (the number of migration scripts).
+int schema_version();
+
+// An open connection. Obtain one with open(); destroying it closes the connection.
+class Database {
+public:
+  Database() = default;
+  virtual ~Database() = default;
+  Database(const Database &) = delete;
+  Database &operator=(const Database &) = delete;
+
+  // The engine ("sqlite") and where the data lives (a file path).
+  virtual std::string engine() const = 0;
+  virtual std::string location() const = 0;
+  // The schema version stored in the database.
+  virtual int version() = 0;
+};
+
+struct OpenOptions {
+  bool create = true; // create a missing SQLite file; false: a missing file is an error
+};
+
+// Opens `url`: a path, `sqlite:PATH` or `sqlite://PATH`, and applies any migrations the
+// database lacks in one transaction. Throws Error for another scheme, a file that is not
+// an IDB database, or a schema newer than this build knows.
+std::unique_ptr<Database> open(const std::string &url, const OpenOptions &options = {});
+
+using KeyValues = std::vector<std::pair<std::string, std::string>>;
+
+struct LoadOptions {
+  std::string label;    // empty: default_label(profile)
+  KeyValues attributes; // win over the profile's IDB_ATTR_* on the same key
+  // Called now and then with nodes loaded so far and the total; may throw to abandon the
+  // load (the transaction rolls back).
+  std::function<void(std::size_t done, std::size_t total)> progress;
+};
+
+struct LoadResult {
+  std::int64_t run_id = 0;
+  std::string label;
+  std::size_t cfhs = 0, nodes = 0;
+};
+
+// "<program>-<start, ISO-8601 UTC>-<pid>", e.g. jacobi-2026-11-22T05:01:02Z-4242.
+std::string default_label(const profile::Profile &profile);
+
+// Stores `profile` as one run in one transaction: all of it or nothing. Throws Error for a
+// label that is taken (naming it), bad profile content, or an engine failure; the
+// database is then as it was.
+LoadResult load(Database &db, const profile::Profile &profile, const LoadOptions &options = {});
+
+struct RunInfo {
+  std::int64_t run_id = 0;
+  std::string label, program;
+  int nprocs = 0, threads = 0;
+  std::optional<double> start_time, wall_seconds; // Unix seconds; seconds
+  std::int64_t attributes = 0, nodes = 0;
+};
+
+// Every run, in load order.
+std::vector<RunInfo> runs(Database &db);
+
+// A cell is text (numbers as their shortest exact decimal form) or NULL.
+using Cell = std::optional<std::string>;
+
+struct QueryResult {
+  std::vector<std::string> columns;
+  std::vector<bool> numeric; // per column: every non-NULL value was an integer or a real
+  std::vector<std::vector<Cell>> rows;
+};
+
+// Runs one SQL statement. `params` bind named parameters (:name, @name or $name) as
+// text; every parameter the statement names must be given, and no other. Throws Error
+// for SQL errors, a missing or unknown parameter, or more than one statement.
+QueryResult query(Database &db, const std::string &sql, const KeyValues &params = {});
+
+// Unix seconds as "2026-11-22T05:01:02Z".
+std::string iso_utc(double unix_seconds);
+
+} // namespace idb::store

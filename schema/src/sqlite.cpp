@@ -1,0 +1,144 @@
+// The RAII layer over the SQLite C API (see sqlite.hpp): every SQLite return code the
+// store looks at goes through check().
+#include "sqlite.hpp"
+
+#include <sqlite3.h>
+
+namespace idb::store::detail {
+
+void check(sqlite3 *db, int rc, std::string_view what) {
+  if (rc == SQLITE_OK || rc == SQLITE_ROW || rc == SQLITE_DONE) return;
+  std::string message(what);
+  message += ": ";
+  message += db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
+  throw Error(message);
+}
+
+Connection::Connection(const std::string &path, bool create) : path_(path) {
+  int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | (create ? SQLITE_OPEN_CREATE : 0);
+  int rc = sqlite3_open_v2(path.c_str(), &db_, flags, nullptr);
+  if (rc != SQLITE_OK) {
+    std::string message =
+        "cannot open database " + path + ": " + (db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc));
+    sqlite3_close(db_);
+    throw Error(message);
+  }
+  sqlite3_extended_result_codes(db_, 1);
+  // Wait for another writer rather than failing at once.
+  sqlite3_busy_timeout(db_, 10000);
+  try {
+    exec("PRAGMA foreign_keys = ON", "cannot enable foreign keys on " + path);
+  } catch (...) {
+    sqlite3_close(db_);
+    throw;
+  }
+}
+
+Connection::~Connection() {
+  sqlite3_close_v2(db_);
+}
+
+std::int64_t Connection::last_insert_id() const {
+  return sqlite3_last_insert_rowid(db_);
+}
+
+void Connection::exec(std::string_view sql, std::string_view what) {
+  std::string text(sql);
+  check(db_, sqlite3_exec(db_, text.c_str(), nullptr, nullptr, nullptr), what);
+}
+
+Statement::Statement(Connection &db, std::string_view sql) : db_(db.handle()) {
+  check(db_,
+        sqlite3_prepare_v3(db_, sql.data(), int(sql.size()), SQLITE_PREPARE_PERSISTENT, &stmt_,
+                           nullptr),
+        "cannot prepare statement");
+}
+
+Statement::~Statement() {
+  sqlite3_finalize(stmt_);
+}
+
+Statement &Statement::bind(int index, std::int64_t value) {
+  check(db_, sqlite3_bind_int64(stmt_, index, value), "cannot bind a value");
+  return *this;
+}
+
+Statement &Statement::bind(int index, double value) {
+  check(db_, sqlite3_bind_double(stmt_, index, value), "cannot bind a value");
+  return *this;
+}
+
+Statement &Statement::bind(int index, std::string_view value) {
+  check(
+      db_,
+      sqlite3_bind_text64(stmt_, index, value.data(), value.size(), SQLITE_TRANSIENT, SQLITE_UTF8),
+      "cannot bind a value");
+  return *this;
+}
+
+Statement &Statement::bind_null(int index) {
+  check(db_, sqlite3_bind_null(stmt_, index), "cannot bind a value");
+  return *this;
+}
+
+bool Statement::step() {
+  int rc = sqlite3_step(stmt_);
+  check(db_, rc, "statement failed");
+  return rc == SQLITE_ROW;
+}
+
+void Statement::run() {
+  while (step()) {
+  }
+  reset();
+}
+
+void Statement::reset() {
+  sqlite3_reset(stmt_);
+}
+
+std::int64_t Statement::integer(int column) const {
+  return sqlite3_column_int64(stmt_, column);
+}
+
+double Statement::real(int column) const {
+  return sqlite3_column_double(stmt_, column);
+}
+
+std::string Statement::text(int column) const {
+  const auto *p = sqlite3_column_text(stmt_, column);
+  return p ? std::string(reinterpret_cast<const char *>(p),
+                         std::size_t(sqlite3_column_bytes(stmt_, column)))
+           : std::string();
+}
+
+bool Statement::is_null(int column) const {
+  return sqlite3_column_type(stmt_, column) == SQLITE_NULL;
+}
+
+Transaction::Transaction(Connection &db) : db_(db) {
+  db_.exec("BEGIN IMMEDIATE", "cannot start a transaction on " + db_.path());
+}
+
+Transaction::~Transaction() {
+  // Rolling back cannot usefully fail here; SQLite has already undone a failed statement.
+  if (open_) sqlite3_exec(db_.handle(), "ROLLBACK", nullptr, nullptr, nullptr);
+}
+
+void Transaction::commit() {
+  db_.exec("COMMIT", "cannot commit to " + db_.path());
+  open_ = false;
+}
+
+int SqliteDatabase::version() {
+  Statement s(connection, "SELECT version FROM idb_schema");
+  return s.step() ? int(s.integer(0)) : 0;
+}
+
+Connection &sqlite_connection(Database &db) {
+  auto *sqlite = dynamic_cast<SqliteDatabase *>(&db);
+  if (!sqlite) throw Error("the " + db.engine() + " engine is not supported here");
+  return sqlite->connection;
+}
+
+} // namespace idb::store::detail

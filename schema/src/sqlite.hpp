@@ -1,0 +1,97 @@
+// The thin RAII layer over the SQLite C API that the rest of the store uses: a connection,
+// prepared statements, transactions, and check(), the one place where SQLite return codes
+// become idb::store::Error. Internal to the store library.
+#pragma once
+
+#include "idb/store.hpp"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace idb::store::detail {
+
+// Throws Error("<what>: <SQLite's message>") unless rc is SQLITE_OK, _ROW or _DONE.
+void check(sqlite3 *db, int rc, std::string_view what);
+
+// One open SQLite connection with foreign keys on. Closed by the destructor.
+class Connection {
+public:
+  Connection(const std::string &path, bool create);
+  ~Connection();
+  Connection(const Connection &) = delete;
+  Connection &operator=(const Connection &) = delete;
+
+  sqlite3 *handle() const { return db_; }
+  const std::string &path() const { return path_; }
+  // The rowid of the last row inserted on this connection.
+  std::int64_t last_insert_id() const;
+  // Runs one or more statements that return no rows.
+  void exec(std::string_view sql, std::string_view what);
+
+private:
+  sqlite3 *db_ = nullptr;
+  std::string path_;
+};
+
+// A prepared statement, reusable with reset(). Bind indexes start at 1, columns at 0.
+class Statement {
+public:
+  Statement(Connection &db, std::string_view sql);
+  ~Statement();
+  Statement(const Statement &) = delete;
+  Statement &operator=(const Statement &) = delete;
+
+  Statement &bind(int index, std::int64_t value);
+  Statement &bind(int index, double value);
+  Statement &bind(int index, std::string_view value);
+  Statement &bind_null(int index);
+  // Steps once: true when a row is ready, false when done.
+  bool step();
+  // Steps to the end, then resets for the next use.
+  void run();
+  void reset();
+
+  std::int64_t integer(int column) const;
+  double real(int column) const;
+  std::string text(int column) const;
+  bool is_null(int column) const;
+  sqlite3_stmt *handle() const { return stmt_; }
+
+private:
+  sqlite3 *db_;
+  sqlite3_stmt *stmt_ = nullptr;
+};
+
+// BEGIN IMMEDIATE on construction; rolls back in the destructor unless committed.
+class Transaction {
+public:
+  explicit Transaction(Connection &db);
+  ~Transaction();
+  Transaction(const Transaction &) = delete;
+  Transaction &operator=(const Transaction &) = delete;
+  void commit();
+
+private:
+  Connection &db_;
+  bool open_ = true;
+};
+
+// The SQLite implementation of Database.
+class SqliteDatabase final : public Database {
+public:
+  SqliteDatabase(const std::string &path, bool create) : connection(path, create) {}
+  std::string engine() const override { return "sqlite"; }
+  std::string location() const override { return connection.path(); }
+  int version() override;
+
+  Connection connection;
+};
+
+// The SQLite connection behind `db`; throws Error for another engine.
+Connection &sqlite_connection(Database &db);
+
+} // namespace idb::store::detail

@@ -1,0 +1,51 @@
+// Load throughput into SQLite (docs/PERFORMANCE.md, "The database (SQLite)"): builds a
+// synthetic Profile in memory (tests/store/synthetic.hpp; default 256 ranks x 2,000 nodes,
+// 512k statistics rows), loads it with idb::store::load into a fresh SQLite file, and
+// prints statistics rows per second of the load (open and schema creation excluded) and
+// database bytes per statistics row after the load.
+//   bench_store_load [--ranks N] [--nodes N] [--db PATH]   (default PATH /tmp/idb-bench.db)
+#include "idb/store.hpp"
+#include "synthetic.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+int main(int argc, char **argv) {
+  int ranks = 256, nodes = 2000;
+  std::string path = "/tmp/idb-bench.db";
+  for (int i = 1; i + 1 < argc; i += 2) {
+    std::string arg = argv[i];
+    if (arg == "--ranks")
+      ranks = std::atoi(argv[i + 1]);
+    else if (arg == "--nodes")
+      nodes = std::atoi(argv[i + 1]);
+    else if (arg == "--db")
+      path = argv[i + 1];
+    else {
+      std::fprintf(stderr, "usage: bench_store_load [--ranks N] [--nodes N] [--db PATH]\n");
+      return 2;
+    }
+  }
+  idb::profile::Profile profile = idb::test::synthetic_profile(ranks, nodes);
+  std::filesystem::remove(path);
+  try {
+    auto db = idb::store::open(path);
+    auto start = std::chrono::steady_clock::now();
+    idb::store::LoadResult r = idb::store::load(*db, profile);
+    double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    db.reset();
+    auto bytes = double(std::filesystem::file_size(path));
+    std::printf("ranks %d nodes %d rows %zu load %.3f s rows/s %.0f bytes %.0f bytes/row %.1f\n",
+                ranks, nodes, r.nodes, seconds, double(r.nodes) / seconds, bytes,
+                bytes / double(r.nodes));
+  } catch (const idb::store::Error &e) {
+    std::fprintf(stderr, "bench_store_load: %s\n", e.what());
+    return 1;
+  }
+  std::filesystem::remove(path);
+  return 0;
+}
