@@ -8,6 +8,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   clang-format clang-tidy binutils
   libsqlite3-dev sqlite3
+  postgresql libpqxx-dev libpq-dev
 )
 
 missing=()

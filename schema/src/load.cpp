@@ -1,10 +1,13 @@
 // Loading a profile as one run: one transaction, the run-level rows first, then per CFH
-// its instance row and its nodes and statistics through two reused prepared statements.
+// its instance row and its nodes, statistics and derived times (exclusive, descendant
+// noise: node_derived) through three reused prepared statements.
 // Any failure (a taken label, bad content, a throwing progress callback, an engine error)
 // unwinds through the Transaction, which rolls the whole run back.
+#include "postgres.hpp"
 #include "run_row.hpp"
 
 #include "idb/probe.h"
+#include "idb/tree.hpp"
 
 namespace idb::store {
 
@@ -56,8 +59,10 @@ struct NodeStatements {
                 "VALUES (?1, ?2, ?3, ?4, ?5)"),
         stats(c, "INSERT INTO node_stats (cfh_id, node, count, total, min, max, mean, m2, "
                  "cpu_count, cpu_total, cpu_min, cpu_max, noise, bytes_sent, bytes_recv) "
-                 "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)") {}
-  Statement cfh, node, stats;
+                 "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)"),
+        derived(c, "INSERT INTO node_derived (cfh_id, node, exclusive, descendant_noise) "
+                   "VALUES (?1, ?2, ?3, ?4)") {}
+  Statement cfh, node, stats, derived;
 };
 
 std::int64_t insert_cfh(Connection &c, Statement &s, std::int64_t run_id, const profile::Cfh &h) {
@@ -115,6 +120,7 @@ void insert_cfhs(Connection &c, std::int64_t run_id, const profile::Profile &p,
   for (std::size_t index = 0; index < p.cfhs.size(); ++index) {
     const profile::Cfh &h = p.cfhs[index];
     std::vector<std::int64_t> depth = depths(h, index);
+    std::vector<profile::NodeTimes> times = profile::node_times(h);
     std::int64_t cfh_id = insert_cfh(c, s.cfh, run_id, h);
     for (std::size_t i = 0; i < h.nodes.size(); ++i) {
       const profile::Node &n = h.nodes[i];
@@ -125,6 +131,8 @@ void insert_cfhs(Connection &c, std::int64_t run_id, const profile::Profile &p,
         s.node.bind(3, std::int64_t(n.parent));
       s.node.bind(4, std::int64_t(n.probe)).bind(5, depth[i]).run();
       insert_stats(s.stats, cfh_id, std::int64_t(i), n.stats);
+      s.derived.bind(1, cfh_id).bind(2, std::int64_t(i)).bind(3, times[i].exclusive);
+      s.derived.bind(4, times[i].descendant_noise).run();
       progress.advance();
     }
   }
@@ -141,6 +149,7 @@ void raise_cache(Connection &c) {
 } // namespace
 
 LoadResult load(Database &db, const profile::Profile &profile, const LoadOptions &options) {
+  if (auto *pg = detail::as_postgres(db)) return detail::postgres_load(*pg, profile, options);
   Connection &c = detail::sqlite_connection(db);
   LoadResult result;
   result.label = options.label.empty() ? default_label(profile) : options.label;

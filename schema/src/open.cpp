@@ -1,7 +1,9 @@
-// Opening a database: the URL forms open() accepts, and the forward migrations that bring
-// a database's schema up to the version this build knows (the embedded scripts of
-// schema/sql/sqlite, one transaction for all the missing ones).
+// Opening a database: the URL forms open() accepts (postgresql:// goes to postgres.cpp),
+// and the forward migrations that bring a SQLite database's schema up to the version this
+// build knows (the embedded scripts of schema/sql/sqlite, one transaction for all the
+// missing ones).
 #include "idb_store_migrations.hpp"
+#include "postgres.hpp"
 #include "sqlite.hpp"
 
 #include <cctype>
@@ -34,8 +36,6 @@ std::string sqlite_path(const std::string &url) {
   } else if (url.rfind("sqlite:", 0) == 0) {
     path = url.substr(7);
   } else if (std::string scheme = scheme_of(url); !scheme.empty()) {
-    if (scheme == "postgresql" || scheme == "postgres")
-      throw Error("PostgreSQL support is not built yet: use a SQLite file (a path or sqlite:PATH)");
     throw Error("unknown database URL scheme '" + scheme +
                 "': use a path, sqlite:PATH or sqlite://PATH");
   }
@@ -91,6 +91,8 @@ void migrate(detail::Connection &c) {
 } // namespace
 
 std::unique_ptr<Database> open(const std::string &url, const OpenOptions &options) {
+  if (std::string scheme = scheme_of(url); scheme == "postgresql" || scheme == "postgres")
+    return std::make_unique<detail::PostgresDatabase>(url);
   std::string path = sqlite_path(url);
   std::error_code ignored;
   if (!options.create && !std::filesystem::exists(path, ignored))

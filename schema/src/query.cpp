@@ -1,5 +1,6 @@
 // Reading: the list of runs, and one user statement with bound named parameters whose
 // result comes back as text cells (numbers in their shortest exact decimal form).
+#include "postgres.hpp"
 #include "sqlite.hpp"
 
 #include <sqlite3.h>
@@ -70,6 +71,7 @@ void refuse_second_statement(const char *tail) {
 } // namespace
 
 std::vector<RunInfo> runs(Database &db) {
+  if (auto *pg = detail::as_postgres(db)) return detail::postgres_runs(*pg);
   Statement s(detail::sqlite_connection(db),
               "SELECT r.run_id, r.label, r.program, r.nprocs, r.threads, r.start_time, "
               "r.wall_seconds, (SELECT count(*) FROM run_attributes a WHERE a.run_id = r.run_id), "
@@ -93,6 +95,7 @@ std::vector<RunInfo> runs(Database &db) {
 }
 
 QueryResult query(Database &db, const std::string &sql, const KeyValues &params) {
+  if (auto *pg = detail::as_postgres(db)) return detail::postgres_query(*pg, sql, params);
   detail::Connection &c = detail::sqlite_connection(db);
   sqlite3_stmt *raw = nullptr;
   const char *tail = nullptr;

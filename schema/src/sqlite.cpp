@@ -1,6 +1,7 @@
 // The RAII layer over the SQLite C API (see sqlite.hpp): every SQLite return code the
 // store looks at goes through check().
 #include "sqlite.hpp"
+#include "sqlite_functions.hpp"
 
 #include <sqlite3.h>
 
@@ -28,6 +29,7 @@ Connection::Connection(const std::string &path, bool create) : path_(path) {
   sqlite3_busy_timeout(db_, 10000);
   try {
     exec("PRAGMA foreign_keys = ON", "cannot enable foreign keys on " + path);
+    register_functions(db_);
   } catch (...) {
     sqlite3_close(db_);
     throw;

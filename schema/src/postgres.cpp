@@ -1,0 +1,176 @@
+// The PostgreSQL connection (see postgres.hpp): parsing a postgresql:// URL into what may
+// be printed, connecting through libpqxx (libpq finds the password in PGPASSWORD or
+// ~/.pgpass), the forward migrations of schema/sql/postgresql in one transaction, and
+// pg_rethrow(), where every libpqxx failure becomes one line of idb::store::Error.
+#include "postgres.hpp"
+
+#include "idb_store_pg_migrations.hpp"
+
+#include <pqxx/pqxx>
+
+#include <cstdlib>
+
+namespace idb::store::detail {
+
+int postgres_schema_version() {
+  return int(kPostgresMigrations.size());
+}
+
+namespace {
+
+// The query string of a URL without any password=... pair.
+std::string without_password_param(const std::string &query) {
+  std::string kept;
+  std::size_t start = 0;
+  while (start <= query.size()) {
+    std::size_t end = query.find('&', start);
+    if (end == std::string::npos) end = query.size();
+    std::string pair = query.substr(start, end - start);
+    if (!pair.empty() && pair.rfind("password=", 0) != 0) kept += (kept.empty() ? "" : "&") + pair;
+    start = end + 1;
+  }
+  return kept;
+}
+
+std::string env_or(const char *name, const char *fallback) {
+  const char *value = std::getenv(name);
+  return value && *value ? value : fallback;
+}
+
+// Message text on one line: newlines and tabs become spaces, runs of spaces one.
+std::string one_line(const std::string &text) {
+  std::string line;
+  for (char ch : text) {
+    char c = (ch == '\n' || ch == '\r' || ch == '\t') ? ' ' : ch;
+    if (c == ' ' && (line.empty() || line.back() == ' ')) continue;
+    line += c;
+  }
+  while (!line.empty() && line.back() == ' ')
+    line.pop_back();
+  return line;
+}
+
+// libpq's "connection to server at "H", port P failed: REASON" names the server already.
+std::string connect_reason(const std::string &message) {
+  std::size_t failed = message.find(" failed: ");
+  if (message.rfind("connection to server", 0) == 0 && failed != std::string::npos)
+    return message.substr(failed + 9);
+  return message;
+}
+
+} // namespace
+
+PostgresUrl parse_postgres_url(const std::string &url) {
+  PostgresUrl parsed;
+  std::size_t scheme_end = url.find("://");
+  std::string rest = url.substr(scheme_end + 3), query;
+  if (std::size_t q = rest.find('?'); q != std::string::npos) {
+    query = without_password_param(rest.substr(q + 1));
+    rest.resize(q);
+  }
+  std::size_t slash = rest.find('/');
+  std::string authority = rest.substr(0, slash),
+              path = slash == std::string::npos ? "" : rest.substr(slash);
+  std::string user;
+  if (std::size_t at = authority.rfind('@'); at != std::string::npos) {
+    user = authority.substr(0, at);
+    authority.erase(0, at + 1);
+    if (std::size_t colon = user.find(':'); colon != std::string::npos) {
+      parsed.password = user.substr(colon + 1);
+      user.resize(colon);
+    }
+  }
+  parsed.printable = url.substr(0, scheme_end + 3) + (user.empty() ? "" : user + "@") + authority +
+                     path + (query.empty() ? "" : "?" + query);
+  std::string host = authority, port;
+  std::size_t bracket = host.rfind(']');
+  if (std::size_t colon = host.rfind(':');
+      colon != std::string::npos && (bracket == std::string::npos || colon > bracket)) {
+    port = host.substr(colon + 1);
+    host.resize(colon);
+  }
+  parsed.server = (host.empty() ? env_or("PGHOST", "localhost") : host) + ":" +
+                  (port.empty() ? env_or("PGPORT", "5432") : port);
+  return parsed;
+}
+
+std::string PostgresDatabase::scrub(std::string message) const {
+  if (!url_.password.empty())
+    for (std::size_t at; (at = message.find(url_.password)) != std::string::npos;)
+      message.replace(at, url_.password.size(), "***");
+  return one_line(message);
+}
+
+void pg_rethrow(const PostgresDatabase &db, std::string_view what) {
+  // Only libpqxx's own exceptions are translated: Error and whatever a caller's callback
+  // threw pass through unchanged.
+  try {
+    throw;
+  } catch (const pqxx::pqxx_exception &e) {
+    throw Error(db.scrub(std::string(what) + ": " + e.base().what()));
+  }
+}
+
+namespace {
+
+// 0 for a database without IDB's tables; refuses one that holds other tables only.
+int stored_version(pqxx::work &w, const std::string &where) {
+  pqxx::row tables =
+      w.exec1("SELECT count(*), count(*) FILTER (WHERE table_name = 'idb_schema') "
+              "FROM information_schema.tables WHERE table_schema = current_schema()");
+  if (tables[1].as<long>() == 0) {
+    if (tables[0].as<long>() != 0)
+      throw Error(where + " is a PostgreSQL database but not an IDB one (no idb_schema table)");
+    return 0;
+  }
+  pqxx::result version = w.exec("SELECT version FROM idb_schema");
+  if (version.empty()) throw Error(where + " has an empty idb_schema table");
+  return version[0][0].as<int>();
+}
+
+void migrate(PostgresDatabase &db) {
+  pqxx::work w(db.connection());
+  // Concurrent first opens would both create the tables: one waits for the other here.
+  w.exec("SELECT pg_advisory_xact_lock(7283911)");
+  int version = stored_version(w, db.location());
+  if (version > postgres_schema_version())
+    throw Error(db.location() + " has schema version " + std::to_string(version) +
+                ", newer than this idb knows (" + std::to_string(postgres_schema_version()) +
+                "): use a newer idb");
+  if (version == postgres_schema_version()) return;
+  for (int next = version + 1; next <= postgres_schema_version(); ++next) {
+    w.exec(std::string(kPostgresMigrations[std::size_t(next - 1)]));
+    w.exec_params("UPDATE idb_schema SET version = $1", next);
+  }
+  w.commit();
+}
+
+} // namespace
+
+PostgresDatabase::PostgresDatabase(const std::string &url) : url_(parse_postgres_url(url)) {
+  try {
+    connection_ = std::make_unique<pqxx::connection>(url);
+  } catch (const std::exception &e) {
+    throw Error(
+        scrub("cannot connect to PostgreSQL at " + url_.server + ": " + connect_reason(e.what())));
+  }
+  pg_check(*this, "cannot prepare the connection to " + location(),
+           [&] { pqxx::nontransaction(*connection_).exec("SET client_min_messages = warning"); });
+  pg_check(*this, "cannot bring the schema of " + location() + " up to date",
+           [&] { migrate(*this); });
+}
+
+PostgresDatabase::~PostgresDatabase() = default;
+
+int PostgresDatabase::version() {
+  return pg_check(*this, "cannot read the schema version", [&] {
+    pqxx::work w(*connection_);
+    return w.exec1("SELECT version FROM idb_schema")[0].as<int>();
+  });
+}
+
+PostgresDatabase *as_postgres(Database &db) {
+  return dynamic_cast<PostgresDatabase *>(&db);
+}
+
+} // namespace idb::store::detail

@@ -1,0 +1,70 @@
+// The PostgreSQL backend of the store, through libpqxx: the connection behind a
+// postgresql:// URL, the URL's printable form (never its password), pg_check(), the one
+// place where libpqxx exceptions become idb::store::Error, and the engine's load, runs and
+// query, which the public functions dispatch to. Internal to the store library.
+#pragma once
+
+#include "idb/store.hpp"
+
+#include <pqxx/connection>
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace idb::store::detail {
+
+// A postgresql:// (or postgres://) URL taken apart for messages: `printable` is the URL
+// with any password removed, `server` is "host:port" (libpq's defaults filled in).
+struct PostgresUrl {
+  std::string printable, server, password;
+};
+PostgresUrl parse_postgres_url(const std::string &url);
+
+// An open connection to a PostgreSQL database, schema migrated. Closed by the destructor.
+class PostgresDatabase final : public Database {
+public:
+  // Connects (libpq reads PGPASSWORD or ~/.pgpass) and applies missing migrations. Throws
+  // Error("cannot connect to PostgreSQL at HOST:PORT: reason") on one line.
+  explicit PostgresDatabase(const std::string &url);
+  ~PostgresDatabase() override;
+  std::string engine() const override { return "postgresql"; }
+  std::string location() const override { return url_.printable; }
+  int version() override;
+
+  pqxx::connection &connection() { return *connection_; }
+  // `message` on one line, the password (if the URL held one) replaced by "***".
+  std::string scrub(std::string message) const;
+
+private:
+  PostgresUrl url_;
+  std::unique_ptr<pqxx::connection> connection_;
+};
+
+// The schema version the PostgreSQL migrations reach (the number of scripts).
+int postgres_schema_version();
+
+// Runs `body`; turns a libpqxx exception it throws into Error("<what>: <message>") (one
+// line, password scrubbed). Any other exception (Error among them) passes through.
+template <typename Body>
+auto pg_check(const PostgresDatabase &db, std::string_view what, Body &&body) -> decltype(body());
+[[noreturn]] void pg_rethrow(const PostgresDatabase &db, std::string_view what);
+
+template <typename Body>
+auto pg_check(const PostgresDatabase &db, std::string_view what, Body &&body) -> decltype(body()) {
+  try {
+    return body();
+  } catch (...) {
+    pg_rethrow(db, what);
+  }
+}
+
+// The PostgreSQL database behind `db`, or nullptr for another engine.
+PostgresDatabase *as_postgres(Database &db);
+
+LoadResult postgres_load(PostgresDatabase &db, const profile::Profile &profile,
+                         const LoadOptions &options);
+std::vector<RunInfo> postgres_runs(PostgresDatabase &db);
+QueryResult postgres_query(PostgresDatabase &db, const std::string &sql, const KeyValues &params);
+
+} // namespace idb::store::detail

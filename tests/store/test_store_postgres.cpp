@@ -1,0 +1,260 @@
+// The store on a real PostgreSQL server: the throwaway cluster of tests/pg/pg_cluster.sh
+// (a CTest fixture; IDB_TEST_PG_DIR names its folder, holding `url` and `password`). Each
+// test works in its own PostgreSQL schema (search_path in the URL), so tests may run in
+// parallel. Checked: migrating an empty database, a real profile's rows against the
+// Profile structs, a taken label and a failing load leaving every row count unchanged, a
+// label with quotes and semicolons, refused connections and bad passwords reported in one
+// line without the password, and `idb load` / `idb runs` with --db postgresql://.
+#include "store_support.hpp"
+#include "synthetic.hpp"
+
+#include <gtest/gtest.h>
+#include <pqxx/pqxx>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+
+namespace idb::test {
+namespace {
+
+std::string trimmed_file(const std::string &path) {
+  std::string text = read_file(path);
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r'))
+    text.pop_back();
+  return text;
+}
+
+std::string cluster_file(const char *name) {
+  const char *dir = std::getenv("IDB_TEST_PG_DIR");
+  if (!dir) throw std::runtime_error("IDB_TEST_PG_DIR is not set: run through ctest");
+  return trimmed_file(std::string(dir) + "/" + name);
+}
+
+// A port on 127.0.0.1 that nothing listens on (bound, then released).
+int closed_port() {
+  int s = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t size = sizeof a;
+  if (::bind(s, reinterpret_cast<sockaddr *>(&a), size) != 0 ||
+      ::getsockname(s, reinterpret_cast<sockaddr *>(&a), &size) != 0)
+    throw std::runtime_error("cannot find a free port");
+  ::close(s);
+  return ntohs(a.sin_port);
+}
+
+RunResult idb(std::vector<std::string> args) {
+  args.insert(args.begin(), IDB_TEST_CLI);
+  return run(args);
+}
+
+class StorePostgres : public ::testing::Test {
+protected:
+  void SetUp() override {
+    base = cluster_file("url");
+    password = cluster_file("password");
+    ::setenv("PGPASSWORD", password.c_str(), 1); // libpq reads it; so do child processes
+    static std::atomic<int> serial{0};
+    schema = "t" + std::to_string(::getpid()) + "_" + std::to_string(serial++);
+    pqxx::connection c(base);
+    pqxx::nontransaction(c).exec("DROP SCHEMA IF EXISTS " + schema + " CASCADE; CREATE SCHEMA " +
+                                 schema);
+    url = base + "?options=-csearch_path%3D" + schema;
+  }
+  void TearDown() override {
+    pqxx::connection c(base);
+    pqxx::nontransaction(c).exec("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+  }
+
+  // "table=rows" for every base table, to compare before and after a failed load.
+  static std::string counts(store::Database &db) {
+    std::string text;
+    for (const char *table : {"runs", "run_attributes", "run_meta", "probe_sites", "cfh_instances",
+                              "nodes", "node_stats", "node_derived"})
+      text +=
+          std::string(table) + "=" + scalar(db, std::string("SELECT count(*) FROM ") + table) + " ";
+    return text;
+  }
+
+  std::string base, password, schema, url;
+};
+
+TEST_F(StorePostgres, OpensAndMigratesAnEmptyDatabase) {
+  auto db = store::open(url);
+  EXPECT_EQ("postgresql", db->engine());
+  EXPECT_EQ(url, db->location());
+  EXPECT_EQ(1, db->version());
+  EXPECT_EQ("0", scalar(*db, "SELECT count(*) FROM runs"));
+  db = store::open(url); // again: nothing to migrate
+  EXPECT_EQ(1, db->version());
+  EXPECT_TRUE(store::runs(*db).empty());
+}
+
+TEST_F(StorePostgres, LoadsARealProfileRowForRow) {
+  auto db = store::open(url);
+  store::LoadOptions options;
+  options.label = "gen";
+  options.attributes = {{"mesh", "128x128"}};
+  store::LoadResult r = store::load(*db, generated(), options);
+  const profile::Profile &p = generated();
+  std::size_t nodes = 0;
+  for (const profile::Cfh &h : p.cfhs)
+    nodes += h.nodes.size();
+  EXPECT_EQ(nodes, r.nodes);
+  EXPECT_EQ(std::to_string(nodes), scalar(*db, "SELECT count(*) FROM node_stats"));
+  EXPECT_EQ(std::to_string(nodes), scalar(*db, "SELECT count(*) FROM nodes"));
+  EXPECT_EQ(std::to_string(p.cfhs.size()), scalar(*db, "SELECT count(*) FROM cfh_instances"));
+  EXPECT_EQ(std::to_string(p.probes.size()), scalar(*db, "SELECT count(*) FROM probe_sites"));
+  EXPECT_EQ("128x128",
+            scalar(*db, "SELECT value FROM run_attributes WHERE key = :k", {{"k", "mesh"}}));
+  EXPECT_EQ(p.get("host"), scalar(*db, "SELECT host FROM runs WHERE label = 'gen'"));
+  EXPECT_EQ(p.number("start_unix"),
+            as_double(store::query(*db, "SELECT start_time FROM runs").rows[0][0]));
+  // Every statistic to the last bit, in CFH and node order.
+  store::QueryResult stats = store::query(
+      *db, "SELECT s.total, s.min, s.max, s.m2, s.count, n.parent FROM node_stats s JOIN nodes n "
+           "USING (cfh_id, node) ORDER BY s.cfh_id, s.node");
+  ASSERT_EQ(nodes, stats.rows.size());
+  std::size_t row = 0;
+  for (const profile::Cfh &h : p.cfhs)
+    for (const profile::Node &n : h.nodes) {
+      const auto &cells = stats.rows[row++];
+      EXPECT_EQ(n.stats.sum, as_double(cells[0]));
+      EXPECT_EQ(n.stats.min, as_double(cells[1]));
+      EXPECT_EQ(n.stats.max, as_double(cells[2]));
+      EXPECT_EQ(n.stats.m2, as_double(cells[3]));
+      EXPECT_EQ(std::to_string(n.stats.count), cells[4]);
+      EXPECT_EQ(n.parent == profile::kNoParent ? store::Cell() : std::to_string(n.parent),
+                cells[5]);
+    }
+  EXPECT_TRUE(stats.numeric[0] && stats.numeric[4]);
+  std::vector<store::RunInfo> list = store::runs(*db);
+  ASSERT_EQ(1u, list.size());
+  EXPECT_EQ("gen", list[0].label);
+  EXPECT_EQ(std::int64_t(nodes), list[0].nodes);
+}
+
+TEST_F(StorePostgres, TakenLabelIsRefusedByNameAndNothingChanges) {
+  auto db = store::open(url);
+  store::LoadOptions options;
+  options.label = "first";
+  store::load(*db, generated(), options);
+  std::string before = counts(*db);
+  try {
+    store::load(*db, generated(), options);
+    FAIL() << "a taken label was accepted";
+  } catch (const store::Error &e) {
+    EXPECT_EQ("a run labelled 'first' is already in " + url + ": choose another label",
+              std::string(e.what()));
+  }
+  EXPECT_EQ(before, counts(*db));
+}
+
+TEST_F(StorePostgres, ThrowingProgressRollsTheWholeRunBack) {
+  auto db = store::open(url);
+  store::LoadOptions options;
+  options.label = "first";
+  store::load(*db, generated(), options);
+  std::string before = counts(*db);
+  options.label = "second";
+  options.progress = [](std::size_t done, std::size_t) {
+    if (done > 0) throw store::Error("stopped at " + std::to_string(done));
+  };
+  EXPECT_THROW(store::load(*db, synthetic_profile(4, 20000), options), store::Error);
+  EXPECT_EQ(before, counts(*db));
+  options.progress = nullptr; // the connection is still usable
+  EXPECT_EQ(std::size_t(80000), store::load(*db, synthetic_profile(4, 20000), options).nodes);
+}
+
+TEST_F(StorePostgres, LabelWithQuotesAndSemicolonsIsStoredIntact) {
+  auto db = store::open(url);
+  const std::string label = "it's; DROP TABLE runs; -- \"q\" \\ $1 :x\ttab";
+  store::LoadOptions options;
+  options.label = label;
+  options.attributes = {{"k;'", "v\n\"2\""}};
+  store::load(*db, generated(), options);
+  EXPECT_EQ(label, store::runs(*db).at(0).label);
+  EXPECT_EQ(label, scalar(*db, "SELECT label FROM runs WHERE label = :l", {{"l", label}}));
+  EXPECT_EQ("v\n\"2\"",
+            scalar(*db, "SELECT value FROM run_attributes WHERE key = $k", {{"k", "k;'"}}));
+}
+
+TEST_F(StorePostgres, QueryBindsNamedParametersAndRefusesSecondStatements) {
+  auto db = store::open(url);
+  EXPECT_EQ("7|a:b", scalar(*db,
+                            "SELECT (:n::int + @n::int + 1)::text || '|' || 'a:b' || "
+                            "/* :no */ '' -- :nope\n",
+                            {{"n", "3"}}));
+  EXPECT_THROW(store::query(*db, "SELECT 1; SELECT 2"), store::Error);
+  EXPECT_THROW(store::query(*db, "SELECT :a"), store::Error);
+  EXPECT_THROW(store::query(*db, "SELECT 1", {{"unused", "1"}}), store::Error);
+  try {
+    store::query(*db, "SELECT nonsense FROM runs");
+    FAIL();
+  } catch (const store::Error &e) {
+    EXPECT_EQ(std::string::npos, std::string(e.what()).find('\n')) << e.what();
+    EXPECT_NE(std::string::npos, std::string(e.what()).find("nonsense")) << e.what();
+  }
+}
+
+TEST_F(StorePostgres, RefusedConnectionIsOneLineWithoutThePassword) {
+  int port = closed_port();
+  try {
+    store::open("postgresql://idb_test:s3cretPW@127.0.0.1:" + std::to_string(port) + "/idb_test");
+    FAIL() << "connected to a closed port";
+  } catch (const store::Error &e) {
+    std::string message = e.what();
+    EXPECT_EQ(0u, message.find("cannot connect to PostgreSQL at 127.0.0.1:" + std::to_string(port) +
+                               ": Connection refused"))
+        << message;
+    EXPECT_EQ(std::string::npos, message.find('\n')) << message;
+    EXPECT_EQ(std::string::npos, message.find("s3cretPW")) << message;
+  }
+}
+
+TEST_F(StorePostgres, WrongPasswordIsOneLineWithoutThePassword) {
+  std::string bad = url;
+  bad.replace(bad.find("idb_test@"), 9, "idb_test:wr0ngPW@");
+  ::unsetenv("PGPASSWORD");
+  try {
+    store::open(bad);
+    FAIL() << "a wrong password was accepted";
+  } catch (const store::Error &e) {
+    std::string message = e.what();
+    EXPECT_EQ(0u, message.find("cannot connect to PostgreSQL at 127.0.0.1:")) << message;
+    EXPECT_NE(std::string::npos, message.find("password authentication failed")) << message;
+    EXPECT_EQ(std::string::npos, message.find("wr0ngPW")) << message;
+    EXPECT_EQ(std::string::npos, message.find('\n')) << message;
+  }
+  ::setenv("PGPASSWORD", password.c_str(), 1);
+}
+
+TEST_F(StorePostgres, IdbLoadAndRunsThroughTheCommand) {
+  TempDir dir;
+  std::string profile = dir.file("run.idbprof");
+  write_file(profile, generated_profile());
+  RunResult r = idb({"load", "--db", url, "--label", "smoke", "--attr", "mesh=256", profile});
+  ASSERT_EQ(0, r.status) << r.err;
+  EXPECT_EQ("loaded " + profile + " as smoke (4 CFHs, 17 nodes) into " + url + "\n", r.out);
+  r = idb({"load", "--db", url, "--label", "smoke", profile});
+  EXPECT_EQ(1, r.status);
+  EXPECT_EQ("idb load: " + profile + ": a run labelled 'smoke' is already in " + url +
+                ": choose another label\n",
+            r.err);
+  r = idb({"runs", "--db", url, "--format", "csv"});
+  ASSERT_EQ(0, r.status) << r.err;
+  EXPECT_EQ(0u, r.out.find("label,program,nprocs,threads,start,wall_s,attributes,nodes\n"
+                           "smoke,profile_gen,1,3,20"))
+      << r.out;
+  EXPECT_EQ(",2,17\n", r.out.substr(r.out.size() - 6)) << r.out;
+}
+
+} // namespace
+} // namespace idb::test
