@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Sets up, builds and runs every test: the dev preset (warnings as errors), then the
-# runtime and reader tests again under AddressSanitizer and UBSan, and the format check.
+# Sets up, builds and runs every test: the format check, the release build (what the demo
+# uses), the dev preset's tests (warnings as errors), the same tests under AddressSanitizer
+# and UBSan, and clang-tidy.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$SECONDS
@@ -12,6 +13,9 @@ mapfile -t sources < <(git ls-files '*.c' '*.h' '*.cpp' '*.hpp')
 clang-format --dry-run -Werror "${sources[@]}"
 
 jobs=$(nproc)
+echo "== release: build (what the demo and the benchmarks use)"
+cmake --preset release >/dev/null
+cmake --build --preset release -j "$jobs"
 for preset in dev asan; do
   echo "== $preset: configure, build, test"
   cmake --preset "$preset" >/dev/null
