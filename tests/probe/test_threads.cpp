@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <barrier>
 #include <chrono>
 #include <cstdlib>
@@ -156,15 +157,21 @@ TEST(Threads, ProbesInLaterKeyDestructorsStillCount) {
 TEST(Threads, ExitWhileOtherThreadsRunProbesIsSafe) {
   for (int round = 0; round < 20; ++round) {
     Child child = run_child([] {
+      // Exit only once every thread runs probes: on a loaded machine they may start late,
+      // and a process that exits before any probe ran has no runtime and no profile.
+      static std::atomic<int> running{0};
       for (int t = 0; t < 4; ++t)
         std::thread([] {
-          for (;;) {
+          for (bool first = true;; first = false) {
             idb_start(IDB_PROC, 1, "outer");
             idb_start(IDB_LOOP, 2, "inner");
             idb_stop(2);
             idb_stop(1);
+            if (first) ++running;
           }
         }).detach();
+      while (running.load() < 4)
+        std::this_thread::yield();
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
       std::exit(0);
     });
