@@ -7,5 +7,8 @@ namespace idb::cli {
 int show(int argc, char **argv);
 int load(int argc, char **argv);
 int runs(int argc, char **argv);
+int query(int argc, char **argv);
+int export_rows(int argc, char **argv); // `idb export` (export is a C++ keyword)
+int report(int argc, char **argv);
 
 } // namespace idb::cli

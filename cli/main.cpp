@@ -12,7 +12,10 @@ void usage(std::ostream &out) {
          "commands:\n"
          "  show PROFILE...   print profiles as indented trees\n"
          "  load PROFILE...   store profiles as runs in a database (default idb.db)\n"
-         "  runs              list the runs in a database\n\n"
+         "  report RUN        print a stored run as indented trees\n"
+         "  runs              list the runs in a database\n"
+         "  query SQL|NAME    run SQL or a canned query ('idb query --list') and print the rows\n"
+         "  export SQL|NAME   write a query's rows as CSV or JSON to stdout or a file\n\n"
          "'idb <command> --help' describes one command.\n";
 }
 
@@ -27,6 +30,9 @@ int main(int argc, char **argv) {
   if (command == "show") return idb::cli::show(argc - 2, argv + 2);
   if (command == "load") return idb::cli::load(argc - 2, argv + 2);
   if (command == "runs") return idb::cli::runs(argc - 2, argv + 2);
+  if (command == "query") return idb::cli::query(argc - 2, argv + 2);
+  if (command == "export") return idb::cli::export_rows(argc - 2, argv + 2);
+  if (command == "report") return idb::cli::report(argc - 2, argv + 2);
   std::cerr << "idb: unknown command '" << command << "' (see 'idb --help')\n";
   return 2;
 }

@@ -3,8 +3,10 @@
 // nodes, 512k statistics rows), loads it with idb::store::load into a fresh SQLite file
 // (or, for --db postgresql://..., into that database under a fresh label), and prints
 // statistics rows per second of the load (open and schema creation excluded) and, for
-// SQLite, database bytes per statistics row after the load.
-//   bench_store_load [--ranks N] [--nodes N] [--db PATH|URL]  (default /tmp/idb-bench.db)
+// SQLite, database bytes per statistics row after the load. --keep leaves the SQLite file
+// in place (label "bench") for timing readers on it, e.g. `idb report bench --db PATH`.
+//   bench_store_load [--ranks N] [--nodes N] [--db PATH|URL] [--keep]
+//   (default /tmp/idb-bench.db)
 #include "idb/store.hpp"
 #include "synthetic.hpp"
 
@@ -17,16 +19,20 @@
 int main(int argc, char **argv) {
   int ranks = 256, nodes = 2000;
   std::string path = "/tmp/idb-bench.db";
-  for (int i = 1; i + 1 < argc; i += 2) {
+  bool keep = false;
+  for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
-    if (arg == "--ranks")
-      ranks = std::atoi(argv[i + 1]);
-    else if (arg == "--nodes")
-      nodes = std::atoi(argv[i + 1]);
-    else if (arg == "--db")
-      path = argv[i + 1];
+    if (arg == "--keep")
+      keep = true;
+    else if (arg == "--ranks" && i + 1 < argc)
+      ranks = std::atoi(argv[++i]);
+    else if (arg == "--nodes" && i + 1 < argc)
+      nodes = std::atoi(argv[++i]);
+    else if (arg == "--db" && i + 1 < argc)
+      path = argv[++i];
     else {
-      std::fprintf(stderr, "usage: bench_store_load [--ranks N] [--nodes N] [--db PATH]\n");
+      std::fprintf(stderr,
+                   "usage: bench_store_load [--ranks N] [--nodes N] [--db PATH] [--keep]\n");
       return 2;
     }
   }
@@ -36,6 +42,7 @@ int main(int argc, char **argv) {
   try {
     auto db = idb::store::open(path);
     idb::store::LoadOptions options;
+    if (keep && !server) options.label = "bench";
     if (server) // a database that may hold earlier runs: a label of its own
       options.label =
           "bench-" + std::to_string(std::chrono::system_clock::now().time_since_epoch().count());
@@ -59,6 +66,6 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "bench_store_load: %s\n", e.what());
     return 1;
   }
-  std::filesystem::remove(path);
+  if (!keep) std::filesystem::remove(path);
   return 0;
 }

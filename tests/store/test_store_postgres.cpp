@@ -5,6 +5,7 @@
 // Profile structs, a taken label and a failing load leaving every row count unchanged, a
 // label with quotes and semicolons, refused connections and bad passwords reported in one
 // line without the password, and `idb load` / `idb runs` with --db postgresql://.
+#include "query_checks.hpp"
 #include "store_support.hpp"
 #include "synthetic.hpp"
 
@@ -254,6 +255,28 @@ TEST_F(StorePostgres, IdbLoadAndRunsThroughTheCommand) {
                            "smoke,profile_gen,1,3,20"))
       << r.out;
   EXPECT_EQ(",2,17\n", r.out.substr(r.out.size() - 6)) << r.out;
+}
+
+// The canned queries of queries/ unchanged on PostgreSQL: the same dataset and the same
+// expected answers as on SQLite (test_queries.cpp), and `idb query` by name.
+TEST_F(StorePostgres, CannedQueriesAnswerAsOnSqlite) {
+  auto db = store::open(url);
+  profile::Profile p = queries::dataset();
+  queries::load_dataset(*db, p);
+  queries::check_every_query_runs(*db);
+  queries::check_hottest_procedures(*db, p);
+  queries::check_critical_path(*db, p);
+  queries::check_imbalance(*db, p);
+  queries::check_cpu_wall_gap(*db, p);
+  queries::check_noise_share(*db, p);
+  queries::check_pruning_candidates(*db);
+  queries::check_probe_across_runs(*db, p);
+  RunResult r = idb({"query", "critical_path", "--db", url, "--param", "run=syn", "--param",
+                     "rank=2", "--param", "thread=0", "--format", "csv"});
+  ASSERT_EQ(0, r.status) << r.err;
+  EXPECT_EQ(0u, r.out.find("cfh_id,depth,node,probe_id,description,count,inclusive,exclusive,"
+                           "corrected,share_of_parent\n"))
+      << r.out;
 }
 
 } // namespace

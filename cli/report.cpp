@@ -1,0 +1,151 @@
+// `idb report`: the top-down tree of a stored run, read from the database rather than the
+// profile file, printed by the reader's print_profile / print_tree so it matches `idb show`
+// column for column. Every CFH in turn by default, one rank's with --rank, or all of the
+// run's CFHs merged by probe path with --aggregate.
+#include "cfh_merge.hpp"
+#include "commands.hpp"
+#include "run_profile.hpp"
+
+#include "idb/tree.hpp"
+
+#include <cmath>
+#include <cstdlib>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <utility>
+
+namespace idb::cli {
+
+namespace {
+
+const char *kReportUsage =
+    "usage: idb report RUN [--db URL] [--rank N | --aggregate] [--prune PERCENT] [--no-cpu]";
+const char *kReportHelp =
+    "Prints the stored run labelled RUN as indented trees, with the columns of 'idb show':\n"
+    "count, inclusive, exclusive and noise-corrected seconds, % of the parent, mean and\n"
+    "standard deviation per activation in microseconds, CPU seconds and noise.\n\n"
+    "  --db URL         database: a path, sqlite:PATH, sqlite://PATH or postgresql://...\n"
+    "                   (default idb.db)\n"
+    "  --rank N         only the CFHs of MPI rank N\n"
+    "  --aggregate      all CFHs of the run merged into one tree by probe path\n"
+    "  --prune PERCENT  hide nodes below PERCENT of the root's inclusive time\n"
+    "  --no-cpu         leave out the CPU columns\n";
+
+struct ReportArgs {
+  std::string label, db = "idb.db";
+  std::optional<int> rank;
+  bool aggregate = false;
+  profile::TreeOptions tree;
+};
+
+// A finite number, 0 or more, and nothing after it.
+bool parse_percent(const char *text, double &percent) {
+  char *end = nullptr;
+  double value = std::strtod(text, &end);
+  if (end == text || *end || !std::isfinite(value) || value < 0) return false;
+  percent = value;
+  return true;
+}
+
+// A rank: an integer, 0 or more, and nothing after it.
+std::optional<int> parse_rank(const char *text) {
+  char *end = nullptr;
+  long value = std::strtol(text, &end, 10);
+  if (end == text || *end || value < 0 || value > 0x7fffffffL) return std::nullopt;
+  return int(value);
+}
+
+// Fills `a` from the arguments; on a usage error prints it and returns false.
+bool parse_args(int argc, char **argv, ReportArgs &a) {
+  for (int i = 0; i < argc; ++i) {
+    std::string arg = argv[i];
+    bool valued = arg == "--db" || arg == "--rank" || arg == "--prune";
+    if (valued && i + 1 >= argc) {
+      std::cerr << "idb report: " << arg << " needs a value\n" << kReportUsage << "\n";
+      return false;
+    }
+    if (arg == "--db") {
+      a.db = argv[++i];
+    } else if (arg == "--rank") {
+      a.rank = parse_rank(argv[++i]);
+      if (!a.rank) {
+        std::cerr << "idb report: --rank takes a rank, 0 or more\n";
+        return false;
+      }
+    } else if (arg == "--prune") {
+      if (!parse_percent(argv[++i], a.tree.prune_percent)) {
+        std::cerr << "idb report: --prune takes a percentage, 0 or more\n";
+        return false;
+      }
+    } else if (arg == "--aggregate") {
+      a.aggregate = true;
+    } else if (arg == "--no-cpu") {
+      a.tree.show_cpu = false;
+    } else if (arg.size() > 1 && arg[0] == '-') {
+      std::cerr << "idb report: unknown option " << arg << " (see 'idb report --help')\n";
+      return false;
+    } else if (a.label.empty()) {
+      a.label = arg;
+    } else {
+      std::cerr << "idb report: one run at a time (got '" << a.label << "' and '" << arg << "')\n";
+      return false;
+    }
+  }
+  if (a.label.empty()) {
+    std::cerr << "idb report: no run given\n" << kReportUsage << "\n";
+    return false;
+  }
+  if (a.rank && a.aggregate) {
+    std::cerr << "idb report: --rank and --aggregate exclude each other\n";
+    return false;
+  }
+  return true;
+}
+
+// The run's header, then its CFHs merged into one tree.
+void print_aggregate(std::ostream &out, profile::Profile run, const profile::TreeOptions &tree) {
+  profile::Cfh merged = merge_cfhs(run.cfhs);
+  std::size_t count = run.cfhs.size();
+  run.cfhs.clear();
+  profile::print_profile(out, run, tree);
+  out << "\nall " << count << " CFHs merged by probe path";
+  if (merged.mismatches) out << "  mismatched stops " << merged.mismatches;
+  if (merged.overflow) out << "  over node cap " << merged.overflow;
+  if (merged.depth_overflow) out << "  over depth cap " << merged.depth_overflow;
+  out << '\n';
+  profile::print_tree(out, run, merged, tree);
+}
+
+} // namespace
+
+int report(int argc, char **argv) {
+  for (int i = 0; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
+      std::cout << kReportUsage << "\n\n" << kReportHelp;
+      return 0;
+    }
+  }
+  ReportArgs args;
+  if (!parse_args(argc, argv, args)) return 2;
+  try {
+    auto database = store::open(args.db, {.create = false});
+    profile::Profile run = read_run(*database, args.label, args.rank);
+    if (args.rank && run.cfhs.empty()) {
+      std::cerr << "idb report: run '" << args.label << "' has no CFH of rank " << *args.rank
+                << '\n';
+      return 1;
+    }
+    if (args.aggregate)
+      print_aggregate(std::cout, std::move(run), args.tree);
+    else
+      profile::print_profile(std::cout, run, args.tree);
+    return 0;
+  } catch (const store::Error &e) {
+    std::cerr << "idb report: " << e.what() << '\n';
+    return 1;
+  }
+}
+
+} // namespace idb::cli

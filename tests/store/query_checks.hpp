@@ -1,0 +1,260 @@
+// The canned queries of queries/ checked against a known dataset, for both engines
+// (test_queries.cpp on SQLite, test_store_postgres.cpp on PostgreSQL): a synthetic
+// 4-rank profile with rank 2 three times slower, probe 7 called very often for very
+// little time each, and the expected answers computed in C++ from the Profile structs.
+#pragma once
+
+#include "queries_catalogue.hpp"
+#include "store_support.hpp"
+#include "synthetic.hpp"
+
+#include "idb/tree.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+namespace idb::test::queries {
+
+inline constexpr int kSlowRank = 2, kHotProbe = 7;
+
+// The dataset: synthetic_profile(4, 300), rank 2 slower on every node, the program (the
+// roots) 10 s per rank, 30 s on rank 2, probe 7's nodes called a million times for 1e-9 s
+// each.
+inline profile::Profile dataset() {
+  profile::Profile p = synthetic_profile(4, 300);
+  for (profile::Node &n : p.cfhs[kSlowRank].nodes) {
+    n.stats.sum *= 3;
+    n.stats.min *= 3;
+    n.stats.max *= 3;
+    n.stats.mean *= 3;
+    n.stats.m2 *= 9;
+  }
+  for (profile::Cfh &h : p.cfhs) {
+    idb_stats_t &root = h.nodes[0].stats; // the program: 10 s, 30 s on the slow rank
+    root.sum = root.min = root.max = root.mean = h.rank == kSlowRank ? 30.0 : 10.0;
+    for (profile::Node &n : h.nodes)
+      if (n.probe == kHotProbe) n.stats = {1000000, 1e-3, 1e-9, 1e-9, 1e-9, 0, 0, 0, 0, 0, 0, 0, 0};
+  }
+  return p;
+}
+
+// Loads the dataset as run "syn", and again as "syn2" with the attribute mesh=64.
+inline void load_dataset(store::Database &db, const profile::Profile &p) {
+  store::LoadOptions options;
+  options.label = "syn";
+  store::load(db, p, options);
+  options.label = "syn2";
+  options.attributes = {{"mesh", "64"}};
+  store::load(db, p, options);
+}
+
+inline store::QueryResult canned(store::Database &db, const std::string &name,
+                                 const store::KeyValues &params) {
+  const cli::CannedQuery *q = cli::find_canned_query(name);
+  if (!q) throw std::runtime_error("no canned query " + name);
+  return store::query(db, q->sql, params);
+}
+
+// Column `name` of `r`.
+inline std::size_t column(const store::QueryResult &r, const std::string &name) {
+  auto it = std::find(r.columns.begin(), r.columns.end(), name);
+  if (it == r.columns.end()) throw std::runtime_error("no column " + name);
+  return std::size_t(it - r.columns.begin());
+}
+
+inline double cell(const store::QueryResult &r, std::size_t row, const std::string &name) {
+  return as_double(r.rows.at(row).at(column(r, name)));
+}
+
+inline void expect_close(double expected, double actual, const std::string &what) {
+  EXPECT_NEAR(expected, actual, 1e-9 * std::max(1e-12, std::fabs(expected))) << what;
+}
+
+// Sum over every node of every CFH of f(cfh index, node index).
+template <class F> double sum_nodes(const profile::Profile &p, F f) {
+  double s = 0;
+  for (std::size_t h = 0; h < p.cfhs.size(); ++h)
+    for (std::size_t i = 0; i < p.cfhs[h].nodes.size(); ++i)
+      s += f(h, i);
+  return s;
+}
+
+inline double run_time(const profile::Profile &p) {
+  return sum_nodes(
+      p, [&](std::size_t h, std::size_t i) { return i == 0 ? p.cfhs[h].nodes[i].stats.sum : 0.0; });
+}
+
+inline double probe_total(const profile::Profile &p, int probe) {
+  return sum_nodes(p, [&](std::size_t h, std::size_t i) {
+    const profile::Node &n = p.cfhs[h].nodes[i];
+    return n.probe == probe ? n.stats.sum : 0.0;
+  });
+}
+
+inline void check_hottest_procedures(store::Database &db, const profile::Profile &p) {
+  std::vector<std::pair<double, int>> procs; // (-total, id): sorted hottest first
+  for (const profile::Probe &probe : p.probes)
+    if (probe.kind == 1) procs.emplace_back(-probe_total(p, probe.id), probe.id);
+  std::sort(procs.begin(), procs.end());
+  store::QueryResult r = canned(db, "hottest_procedures", {{"run", "syn"}, {"limit", "5"}});
+  ASSERT_EQ(5u, r.rows.size());
+  for (std::size_t i = 0; i < 5; ++i) {
+    EXPECT_EQ(std::to_string(procs[i].second), r.rows[i][column(r, "probe_id")]) << i;
+    expect_close(-procs[i].first, cell(r, i, "inclusive"), "inclusive");
+    expect_close(-procs[i].first / run_time(p), cell(r, i, "share"), "share");
+  }
+}
+
+inline void check_critical_path(store::Database &db, const profile::Profile &p) {
+  const profile::Cfh &h = p.cfhs[kSlowRank];
+  std::vector<std::uint32_t> expected{0};
+  for (;;) {
+    std::uint32_t best = profile::kNoParent;
+    for (std::uint32_t i = 0; i < h.nodes.size(); ++i)
+      if (h.nodes[i].parent == expected.back() &&
+          (best == profile::kNoParent || h.nodes[i].stats.sum > h.nodes[best].stats.sum))
+        best = i;
+    if (best == profile::kNoParent) break;
+    expected.push_back(best);
+  }
+  store::QueryResult r = canned(
+      db, "critical_path", {{"run", "syn"}, {"rank", std::to_string(kSlowRank)}, {"thread", "0"}});
+  ASSERT_EQ(expected.size(), r.rows.size());
+  std::vector<profile::NodeTimes> t = profile::node_times(h);
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    const profile::Node &n = h.nodes[expected[i]];
+    EXPECT_EQ(std::to_string(expected[i]), r.rows[i][column(r, "node")]);
+    EXPECT_EQ(std::to_string(i), r.rows[i][column(r, "depth")]);
+    EXPECT_EQ(n.stats.sum, cell(r, i, "inclusive"));
+    expect_close(t[expected[i]].exclusive, cell(r, i, "exclusive"), "exclusive");
+    if (i > 0)
+      expect_close(n.stats.sum / h.nodes[n.parent].stats.sum, cell(r, i, "share_of_parent"),
+                   "share of parent");
+  }
+}
+
+inline void check_imbalance(store::Database &db, const profile::Profile &p) {
+  store::QueryResult r = canned(db, "imbalance", {{"run", "syn"}});
+  std::set<int> probes;
+  for (const profile::Cfh &h : p.cfhs)
+    for (const profile::Node &n : h.nodes)
+      probes.insert(n.probe);
+  ASSERT_EQ(probes.size(), r.rows.size());
+  for (std::size_t row = 0; row < r.rows.size(); ++row) {
+    int probe = std::stoi(*r.rows[row][column(r, "probe_id")]);
+    std::vector<double> per_rank(p.cfhs.size(), 0.0);
+    for (std::size_t k = 0; k < p.cfhs.size(); ++k)
+      for (const profile::Node &n : p.cfhs[k].nodes)
+        if (n.probe == probe) per_rank[k] += n.stats.sum;
+    double max = *std::max_element(per_rank.begin(), per_rank.end());
+    double mean = (per_rank[0] + per_rank[1] + per_rank[2] + per_rank[3]) / 4;
+    auto rank_of_max = std::max_element(per_rank.begin(), per_rank.end()) - per_rank.begin();
+    std::string what = "probe " + std::to_string(probe);
+    expect_close(*std::min_element(per_rank.begin(), per_rank.end()), cell(r, row, "min"), what);
+    expect_close(max, cell(r, row, "max"), what);
+    expect_close(mean, cell(r, row, "mean"), what);
+    expect_close(max / mean, cell(r, row, "imbalance"), what);
+    EXPECT_EQ(std::to_string(rank_of_max), r.rows[row][column(r, "rank_of_max")]) << what;
+    if (probe != kHotProbe) {
+      EXPECT_EQ(std::to_string(kSlowRank), r.rows[row][column(r, "rank_of_max")]) << what;
+    }
+  }
+}
+
+inline void check_cpu_wall_gap(store::Database &db, const profile::Profile &p) {
+  std::set<std::pair<std::size_t, std::size_t>> expected; // (rank, node)
+  for (std::size_t h = 0; h < p.cfhs.size(); ++h)
+    for (std::size_t i = 0; i < p.cfhs[h].nodes.size(); ++i) {
+      const idb_stats_t &s = p.cfhs[h].nodes[i].stats;
+      if (s.cpu_count == 0) continue;
+      double wall = s.cpu_count == s.count ? s.sum : s.mean * double(s.cpu_count);
+      if (wall > 0 && s.cpu_sum / wall < 0.05) expected.emplace(h, i);
+    }
+  store::QueryResult r = canned(db, "cpu_wall_gap", {{"run", "syn"}, {"max_ratio", "0.05"}});
+  std::set<std::pair<std::size_t, std::size_t>> got;
+  double last = INFINITY;
+  for (std::size_t row = 0; row < r.rows.size(); ++row) {
+    got.emplace(std::stoul(*r.rows[row][column(r, "rank")]),
+                std::stoul(*r.rows[row][column(r, "node")]));
+    EXPECT_LT(cell(r, row, "ratio"), 0.05);
+    EXPECT_LE(cell(r, row, "off_cpu"), last) << "sorted by off-CPU time";
+    last = cell(r, row, "off_cpu");
+  }
+  EXPECT_FALSE(expected.empty());
+  EXPECT_EQ(expected, got);
+}
+
+inline void check_noise_share(store::Database &db, const profile::Profile &p) {
+  std::map<int, std::pair<double, double>> per_probe; // probe → (noise inside, inclusive)
+  for (const profile::Cfh &h : p.cfhs) {
+    std::vector<profile::NodeTimes> t = profile::node_times(h);
+    for (std::size_t i = 0; i < h.nodes.size(); ++i) {
+      per_probe[h.nodes[i].probe].first += t[i].descendant_noise;
+      per_probe[h.nodes[i].probe].second += h.nodes[i].stats.sum;
+    }
+  }
+  store::QueryResult r = canned(db, "noise_share", {{"run", "syn"}});
+  ASSERT_EQ(per_probe.size(), r.rows.size());
+  for (std::size_t row = 0; row < r.rows.size(); ++row) {
+    auto [noise, inclusive] = per_probe.at(std::stoi(*r.rows[row][column(r, "probe_id")]));
+    expect_close(noise, cell(r, row, "noise"), "noise");
+    if (inclusive > 0) expect_close(noise / inclusive, cell(r, row, "share"), "share");
+  }
+}
+
+inline void check_pruning_candidates(store::Database &db) {
+  store::QueryResult r = canned(db, "pruning_candidates",
+                                {{"run", "syn"}, {"min_count", "100000"}, {"max_mean", "1e-8"}});
+  ASSERT_EQ(1u, r.rows.size());
+  EXPECT_EQ(std::to_string(kHotProbe), r.rows[0][column(r, "probe_id")]);
+  expect_close(1e-9, cell(r, 0, "mean"), "mean");
+  r = canned(db, "pruning_candidates", {{"run", "syn"}, {"min_count", "1"}, {"max_mean", "1"}});
+  EXPECT_EQ(63u, r.rows.size()) << "every probe below the root";
+}
+
+inline void check_probe_across_runs(store::Database &db, const profile::Profile &p) {
+  for (const char *probe : {"7", "probe 7"}) {
+    store::QueryResult r = canned(db, "probe_across_runs", {{"probe", probe}});
+    ASSERT_EQ(2u, r.rows.size()) << probe;
+    EXPECT_EQ("syn", r.rows[0][column(r, "label")]);
+    EXPECT_EQ("kind=synthetic", r.rows[0][column(r, "attributes")]);
+    EXPECT_EQ("syn2", r.rows[1][column(r, "label")]);
+    EXPECT_EQ("kind=synthetic, mesh=64", r.rows[1][column(r, "attributes")]);
+    for (std::size_t row = 0; row < 2; ++row) {
+      expect_close(probe_total(p, kHotProbe), cell(r, row, "inclusive"), "inclusive");
+      expect_close(probe_total(p, kHotProbe) / run_time(p), cell(r, row, "share"), "share");
+    }
+  }
+  EXPECT_TRUE(canned(db, "probe_across_runs", {{"probe", "no such probe"}}).rows.empty());
+}
+
+// Values for every parameter any canned query takes, on the dataset.
+inline store::KeyValues parameters_for(const cli::CannedQuery &q) {
+  const store::KeyValues all = {{"run", "syn"},        {"limit", "10"},      {"rank", "0"},
+                                {"thread", "0"},       {"max_ratio", "0.5"}, {"min_count", "10"},
+                                {"max_mean", "0.001"}, {"probe", "3"}};
+  store::KeyValues used;
+  for (const auto &[key, value] : all)
+    if (q.sql.find(":" + key) != std::string::npos) used.emplace_back(key, value);
+  return used;
+}
+
+// Every canned query parses and answers rows on `db` (which holds the dataset).
+inline void check_every_query_runs(store::Database &db) {
+  ASSERT_EQ(7u, cli::canned_queries().size());
+  for (const cli::CannedQuery &q : cli::canned_queries()) {
+    EXPECT_FALSE(q.answers.empty()) << q.name;
+    EXPECT_FALSE(q.parameters.empty()) << q.name;
+    try {
+      EXPECT_FALSE(store::query(db, q.sql, parameters_for(q)).rows.empty()) << q.name;
+    } catch (const store::Error &e) {
+      ADD_FAILURE() << q.name << ": " << e.what();
+    }
+  }
+}
+
+} // namespace idb::test::queries

@@ -1,0 +1,148 @@
+// The canned queries of queries/ on SQLite: each one's answer on a known dataset checked
+// against values computed in C++ (query_checks.hpp), every one run through the catalogue
+// the CLI embeds, the portable imbalance query against the SQLite-only view it mirrors,
+// and `idb query` / `idb export` run as programs: canned names, --list, parameters,
+// formats, --output, and the usage errors.
+#include "query_checks.hpp"
+
+#include <gtest/gtest.h>
+
+namespace idb::test {
+namespace {
+
+RunResult idb(std::vector<std::string> args) {
+  args.insert(args.begin(), IDB_TEST_CLI);
+  return run(args);
+}
+
+class Queries : public ::testing::Test {
+protected:
+  void SetUp() override {
+    profile = queries::dataset();
+    db = store::open(dir.file("idb.db"));
+    queries::load_dataset(*db, profile);
+  }
+  TempDir dir;
+  profile::Profile profile;
+  std::unique_ptr<store::Database> db;
+};
+
+TEST_F(Queries, EveryCannedQueryRuns) {
+  queries::check_every_query_runs(*db);
+}
+TEST_F(Queries, HottestProcedures) {
+  queries::check_hottest_procedures(*db, profile);
+}
+TEST_F(Queries, CriticalPathFollowsTheHottestChild) {
+  queries::check_critical_path(*db, profile);
+}
+TEST_F(Queries, ImbalanceFindsTheSlowRank) {
+  queries::check_imbalance(*db, profile);
+}
+TEST_F(Queries, CpuWallGap) {
+  queries::check_cpu_wall_gap(*db, profile);
+}
+TEST_F(Queries, NoiseShare) {
+  queries::check_noise_share(*db, profile);
+}
+TEST_F(Queries, PruningCandidatesFindTheHotProbe) {
+  queries::check_pruning_candidates(*db);
+}
+TEST_F(Queries, ProbeAcrossRuns) {
+  queries::check_probe_across_runs(*db, profile);
+}
+
+TEST_F(Queries, ImbalanceEqualsTheSqliteView) {
+  store::QueryResult portable = queries::canned(*db, "imbalance", {{"run", "syn"}});
+  store::QueryResult view = store::query(
+      *db, "SELECT i.probe_id, i.min, i.max, i.mean, i.imbalance, i.rank_of_max FROM "
+           "probe_imbalance i JOIN runs r USING (run_id) WHERE r.label = 'syn' ORDER BY "
+           "i.imbalance DESC, i.max DESC, i.probe_id");
+  ASSERT_EQ(view.rows.size(), portable.rows.size());
+  for (std::size_t row = 0; row < view.rows.size(); ++row)
+    for (const char *c : {"probe_id", "min", "max", "mean", "imbalance", "rank_of_max"})
+      EXPECT_EQ(view.rows[row][queries::column(view, c)],
+                portable.rows[row][queries::column(portable, c)])
+          << c << " row " << row;
+}
+
+TEST_F(Queries, CliRunsACannedQueryByName) {
+  RunResult r = idb({"query", "hottest_procedures", "--db", dir.file("idb.db"), "--param",
+                     "run=syn", "--param", "limit=3", "--format", "csv"});
+  ASSERT_EQ(0, r.status) << r.err;
+  EXPECT_EQ(0u, r.out.find("probe_id,description,count,inclusive,share\n0,probe 0,")) << r.out;
+  EXPECT_EQ(4, std::count(r.out.begin(), r.out.end(), '\n')) << r.out;
+}
+
+TEST_F(Queries, CliRunsSqlWithParameters) {
+  RunResult r = idb({"query", "SELECT label FROM runs WHERE label = :l", "--db", dir.file("idb.db"),
+                     "--param", "l=syn2", "--format", "json"});
+  ASSERT_EQ(0, r.status) << r.err;
+  EXPECT_NE(std::string::npos, r.out.find("\"label\": \"syn2\"")) << r.out;
+}
+
+TEST_F(Queries, CliListsTheCannedQueries) {
+  RunResult r = idb({"query", "--list"});
+  ASSERT_EQ(0, r.status) << r.err;
+  for (const cli::CannedQuery &q : cli::canned_queries()) {
+    EXPECT_NE(std::string::npos, r.out.find(q.name + "\n")) << q.name;
+    EXPECT_NE(std::string::npos, r.out.find(q.answers)) << q.name;
+  }
+}
+
+TEST_F(Queries, CliUnknownNameListsTheNames) {
+  RunResult r = idb({"query", "hottest", "--db", dir.file("idb.db")});
+  EXPECT_EQ(2, r.status);
+  EXPECT_EQ("idb query: no canned query named 'hottest'; the canned queries are: " +
+                cli::canned_query_names() + "\n",
+            r.err);
+}
+
+TEST_F(Queries, CliBadParametersFail) {
+  RunResult r = idb({"query", "imbalance", "--db", dir.file("idb.db"), "--param", "run"});
+  EXPECT_EQ(2, r.status);
+  EXPECT_EQ("idb query: --param takes key=value, not 'run'\n", r.err);
+  r = idb({"query", "imbalance", "--db", dir.file("idb.db")});
+  EXPECT_EQ(1, r.status);
+  EXPECT_EQ(1, std::count(r.err.begin(), r.err.end(), '\n')) << r.err;
+  EXPECT_NE(std::string::npos, r.err.find(":run")) << r.err;
+  r = idb(
+      {"export", "imbalance", "--db", dir.file("idb.db"), "--param", "run=syn", "--param", "x=1"});
+  EXPECT_EQ(1, r.status);
+  EXPECT_EQ("idb export: the statement has no parameter named x\n", r.err);
+  r = idb({"export", "imbalance", "--format", "table"});
+  EXPECT_EQ(2, r.status);
+  EXPECT_EQ("idb export: --format takes csv or json\n", r.err);
+}
+
+TEST_F(Queries, CliExportWritesCsvOrJsonToAFile) {
+  std::vector<std::string> args = {"imbalance", "--db", dir.file("idb.db"), "--param", "run=syn"};
+  std::vector<std::string> query = args, csv = args, json = args;
+  query.insert(query.begin(), "query");
+  query.insert(query.end(), {"--format", "csv"});
+  csv.insert(csv.begin(), "export");
+  csv.insert(csv.end(), {"--output", dir.file("out.csv")});
+  json.insert(json.begin(), "export");
+  json.insert(json.end(), {"--format", "json"});
+  RunResult q = idb(query), c = idb(csv), j = idb(json);
+  ASSERT_EQ(0, q.status) << q.err;
+  ASSERT_EQ(0, c.status) << c.err;
+  ASSERT_EQ(0, j.status) << j.err;
+  EXPECT_EQ("", c.out);
+  EXPECT_EQ(q.out, read_file(dir.file("out.csv")));
+  EXPECT_EQ('[', j.out.at(0));
+  EXPECT_NE(std::string::npos, j.out.find("\"rank_of_max\": 2")) << j.out;
+}
+
+TEST_F(Queries, CliHelpAndMissingArguments) {
+  for (const char *command : {"query", "export"}) {
+    RunResult r = idb({command, "--help"});
+    EXPECT_EQ(0, r.status);
+    EXPECT_EQ(0u, r.out.find(std::string("usage: idb ") + command)) << r.out;
+    r = idb({command});
+    EXPECT_EQ(2, r.status);
+  }
+}
+
+} // namespace
+} // namespace idb::test

@@ -1,0 +1,134 @@
+// `idb report` run as a subprocess against runs stored in SQLite: the generator's real
+// profile reported from the database prints exactly what `idb show` prints from the file
+// (with and without --prune / --no-cpu), --rank keeps one rank's CFHs, --aggregate on a
+// synthetic multi-rank run equals a merge computed here with idb_stats_merge, and an
+// unknown label, a rank without CFHs and usage errors give one line and their exit codes.
+#include "store_support.hpp"
+#include "synthetic.hpp"
+
+#include "idb/tree.hpp"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+namespace idb::test {
+namespace {
+
+RunResult idb(std::vector<std::string> args) {
+  args.insert(args.begin(), IDB_TEST_CLI);
+  return run(args);
+}
+
+std::string printed(const profile::Profile &p, const profile::TreeOptions &options = {}) {
+  std::ostringstream out;
+  profile::print_profile(out, p, options);
+  return out.str();
+}
+
+class IdbReport : public ::testing::Test {
+protected:
+  void SetUp() override {
+    write_file(file, generated_profile());
+    RunResult r = idb({"load", "--db", db, "--label", "smoke", file});
+    ASSERT_EQ(0, r.status) << r.err;
+    auto database = store::open(db);
+    store::LoadOptions options;
+    options.label = "synth";
+    store::load(*database, synthetic, options);
+  }
+
+  TempDir dir;
+  std::string file = dir.file("run.idbprof"), db = dir.file("idb.db");
+  profile::Profile synthetic = synthetic_profile(3, 40);
+};
+
+TEST_F(IdbReport, RealRunPrintsWhatShowPrintsFromTheFile) {
+  RunResult shown = idb({"show", file});
+  ASSERT_EQ(0, shown.status) << shown.err;
+  RunResult r = idb({"report", "smoke", "--db", db});
+  ASSERT_EQ(0, r.status) << r.err;
+  EXPECT_EQ(shown.out, r.out);
+  EXPECT_NE(std::string::npos, r.out.find("CFH \"solver[0]\" rank 0 thread 0")) << r.out;
+}
+
+TEST_F(IdbReport, PruneAndNoCpuMatchShow) {
+  RunResult shown = idb({"show", "--prune", "5", "--no-cpu", file});
+  ASSERT_EQ(0, shown.status) << shown.err;
+  RunResult r = idb({"report", "--db", "sqlite:" + db, "--prune", "5", "--no-cpu", "smoke"});
+  ASSERT_EQ(0, r.status) << r.err;
+  EXPECT_EQ(shown.out, r.out);
+  EXPECT_EQ(std::string::npos, r.out.find("setup")) << "below 5 %: pruned\n" << r.out;
+  EXPECT_EQ(std::string::npos, r.out.find("cpu s")) << r.out;
+}
+
+TEST_F(IdbReport, RankKeepsThatRanksCfhs) {
+  profile::Profile one = synthetic;
+  one.cfhs = {synthetic.cfhs[1]};
+  RunResult r = idb({"report", "synth", "--db", db, "--rank", "1"});
+  ASSERT_EQ(0, r.status) << r.err;
+  EXPECT_EQ(printed(one), r.out);
+  r = idb({"report", "synth", "--db", db});
+  ASSERT_EQ(0, r.status) << r.err;
+  EXPECT_EQ(printed(synthetic), r.out) << "every CFH in turn, bit for bit";
+  r = idb({"report", "synth", "--db", db, "--rank", "7"});
+  EXPECT_EQ(1, r.status);
+  EXPECT_EQ("idb report: run 'synth' has no CFH of rank 7\n", r.err);
+}
+
+TEST_F(IdbReport, AggregateEqualsAMergeByProbePath) {
+  // Every rank of the synthetic run has the same tree, so merging by path is merging
+  // node i of every CFH, in rank order.
+  profile::Profile merged = synthetic;
+  profile::Cfh all = synthetic.cfhs[0];
+  for (profile::Node &n : all.nodes)
+    idb_stats_clear(&n.stats);
+  for (const profile::Cfh &h : synthetic.cfhs)
+    for (std::size_t i = 0; i < h.nodes.size(); ++i)
+      idb_stats_merge(&all.nodes[i].stats, &h.nodes[i].stats);
+  merged.cfhs.clear();
+  std::ostringstream expected;
+  profile::print_profile(expected, merged);
+  expected << "\nall 3 CFHs merged by probe path\n";
+  profile::print_tree(expected, merged, all);
+  RunResult r = idb({"report", "synth", "--db", db, "--aggregate"});
+  ASSERT_EQ(0, r.status) << r.err;
+  EXPECT_EQ(expected.str(), r.out);
+}
+
+TEST_F(IdbReport, AggregateMergesDifferentShapesByPath) {
+  RunResult r = idb({"report", "smoke", "--db", db, "--aggregate", "--no-cpu"});
+  ASSERT_EQ(0, r.status) << r.err;
+  // worker appears under the root of two thread CFHs: one row, counts summed (4 + 4).
+  EXPECT_NE(std::string::npos, r.out.find("\n  worker ")) << r.out;
+  EXPECT_EQ(r.out.find("\n  worker "), r.out.rfind("\n  worker ")) << r.out;
+  EXPECT_NE(std::string::npos, r.out.find("\n    compute               8 ")) << r.out;
+}
+
+TEST_F(IdbReport, MissingRunIsOneLineAndUsageErrorsExitTwo) {
+  RunResult r = idb({"report", "nope", "--db", db});
+  EXPECT_EQ(1, r.status);
+  EXPECT_EQ("idb report: no run labelled 'nope' in " + db + "\n", r.err);
+  EXPECT_EQ("", r.out);
+  r = idb({"report", "smoke", "--db", dir.file("absent.db")});
+  EXPECT_EQ(1, r.status) << "a missing database is not created";
+  for (std::vector<std::string> bad :
+       std::vector<std::vector<std::string>>{{"report"},
+                                             {"report", "smoke", "--rank"},
+                                             {"report", "smoke", "--rank", "-1"},
+                                             {"report", "smoke", "--rank", "1", "--aggregate"},
+                                             {"report", "smoke", "--prune", "x"},
+                                             {"report", "smoke", "other"},
+                                             {"report", "smoke", "--bogus"}}) {
+    bad.insert(bad.end(), {"--db", db});
+    r = idb(bad);
+    EXPECT_EQ(2, r.status) << bad[1] << ' ' << (bad.size() > 2 ? bad[2] : "");
+    EXPECT_NE("", r.err);
+  }
+  r = idb({"report", "--help"});
+  EXPECT_EQ(0, r.status);
+  EXPECT_EQ(0u, r.out.find("usage: idb report RUN")) << r.out;
+}
+
+} // namespace
+} // namespace idb::test
