@@ -4,6 +4,8 @@
 // run's CFHs merged by probe path with --aggregate.
 #include "cfh_merge.hpp"
 #include "commands.hpp"
+
+#include "args.hpp"
 #include "run_profile.hpp"
 
 #include "idb/tree.hpp"
@@ -38,15 +40,6 @@ struct ReportArgs {
   bool aggregate = false;
   profile::TreeOptions tree;
 };
-
-// A finite number, 0 or more, and nothing after it.
-bool parse_percent(const char *text, double &percent) {
-  char *end = nullptr;
-  double value = std::strtod(text, &end);
-  if (end == text || *end || !std::isfinite(value) || value < 0) return false;
-  percent = value;
-  return true;
-}
 
 // A rank: an integer, 0 or more, and nothing after it.
 std::optional<int> parse_rank(const char *text) {

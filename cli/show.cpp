@@ -1,6 +1,8 @@
 // `idb show`: prints profiles straight from their files as indented trees.
 #include "commands.hpp"
 
+#include "args.hpp"
+
 #include "idb/profile.hpp"
 #include "idb/tree.hpp"
 
@@ -22,15 +24,6 @@ const char *kShowHelp =
     "standard deviation per activation in microseconds, CPU seconds and noise.\n\n"
     "  --prune PERCENT  hide nodes below PERCENT of the root's inclusive time\n"
     "  --no-cpu         leave out the CPU columns\n";
-
-// A finite number, 0 or more, and nothing after it.
-bool parse_percent(const char *text, double &percent) {
-  char *end = nullptr;
-  double value = std::strtod(text, &end);
-  if (end == text || *end || !std::isfinite(value) || value < 0) return false;
-  percent = value;
-  return true;
-}
 
 } // namespace
 
