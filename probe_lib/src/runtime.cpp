@@ -163,6 +163,18 @@ Cfh *claim_thread_cfh() {
   return c;
 }
 
+// The body of idb_start and idb_start_at: the thread's CFH, claimed at its first probe.
+__attribute__((always_inline)) inline void start_on_thread(int kind, int id,
+                                                           const char *description,
+                                                           const char *file, int line,
+                                                           const char *function) {
+  Cfh *c = t_cfh;
+  if (__builtin_expect(c == nullptr, 0)) {
+    if (g_rt.state.load(std::memory_order_relaxed) > kRunning || !(c = claim_thread_cfh())) return;
+  }
+  cfh_start(*c, kind, id, description, file, line, function);
+}
+
 } // namespace idb::rt
 
 using namespace idb::rt;
@@ -180,20 +192,12 @@ int idb_enabled(void) {
 }
 
 void idb_start(int kind, int id, const char *description) {
-  Cfh *c = t_cfh;
-  if (__builtin_expect(c == nullptr, 0)) {
-    if (g_rt.state.load(std::memory_order_relaxed) > kRunning || !(c = claim_thread_cfh())) return;
-  }
-  cfh_start(*c, kind, id, description, nullptr, 0, nullptr);
+  start_on_thread(kind, id, description, nullptr, 0, nullptr);
 }
 
 void idb_start_at(int kind, int id, const char *description, const char *file, int line,
                   const char *function) {
-  Cfh *c = t_cfh;
-  if (__builtin_expect(c == nullptr, 0)) {
-    if (g_rt.state.load(std::memory_order_relaxed) > kRunning || !(c = claim_thread_cfh())) return;
-  }
-  cfh_start(*c, kind, id, description, file, line, function);
+  start_on_thread(kind, id, description, file, line, function);
 }
 
 void idb_stop(int id) {

@@ -41,9 +41,7 @@ class Scope {
 public:
   Scope(int kind, int id, const char *description, const char *file = nullptr, int line = 0,
         const char *function = nullptr)
-      : cfh_(nullptr), id_(id) {
-    if (!idb_probes_off) idb_start_at(kind, id, description, file, line, function);
-  }
+      : Scope(static_cast<idb_cfh_t *>(nullptr), kind, id, description, file, line, function) {}
   Scope(idb_cfh_t *cfh, int kind, int id, const char *description, const char *file = nullptr,
         int line = 0, const char *function = nullptr)
       : cfh_(cfh), id_(id) {
