@@ -89,8 +89,8 @@ public:
     auto elapsed = std::chrono::steady_clock::now() - start_;
     if (total == 0 || elapsed < std::chrono::milliseconds(500)) return;
     shown_ = true;
-    std::fprintf(stderr, "\ridb load: %s %3d%% (%zu of %zu nodes)", file_.c_str(),
-                 int(100.0 * double(done) / double(total)), done, total);
+    std::fprintf(stderr, "\ridb load: %s %3d%%", file_.c_str(),
+                 int(100.0 * double(done) / double(total)));
     std::fflush(stderr);
   }
 

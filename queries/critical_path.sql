@@ -24,12 +24,11 @@ WITH RECURSIVE start AS (
                   ORDER BY s2.total DESC, c2.node LIMIT 1)
 )
 SELECT path.cfh_id, n.depth, n.node, n.probe_id, p.description, s.count,
-       s.total AS inclusive, d.exclusive, s.total - d.descendant_noise AS corrected,
+       s.total AS inclusive, s.exclusive, s.total - s.descendant_noise AS corrected,
        CASE WHEN parent.total > 0 THEN s.total / parent.total END AS share_of_parent
 FROM path
 JOIN nodes n ON n.cfh_id = path.cfh_id AND n.node = path.node
 JOIN node_stats s ON s.cfh_id = n.cfh_id AND s.node = n.node
-JOIN node_derived d ON d.cfh_id = n.cfh_id AND d.node = n.node
 JOIN cfh_instances h ON h.cfh_id = n.cfh_id
 LEFT JOIN node_stats parent ON parent.cfh_id = n.cfh_id AND parent.node = n.parent
 LEFT JOIN probe_sites p ON p.run_id = h.run_id AND p.probe_id = n.probe_id

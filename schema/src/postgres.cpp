@@ -1,6 +1,6 @@
 // The PostgreSQL connection (see postgres.hpp): parsing a postgresql:// URL into what may
 // be printed, connecting through libpqxx (libpq finds the password in PGPASSWORD or
-// ~/.pgpass), the forward migrations of schema/sql/postgresql in one transaction, and
+// ~/.pgpass), the forward migrations (schema/sql, PostgreSQL dialect) in one transaction, and
 // pg_rethrow(), where every libpqxx failure becomes one line of idb::store::Error.
 #include "postgres.hpp"
 
@@ -167,10 +167,6 @@ int PostgresDatabase::version() {
     pqxx::work w(*connection_);
     return w.exec1("SELECT version FROM idb_schema")[0].as<int>();
   });
-}
-
-PostgresDatabase *as_postgres(Database &db) {
-  return dynamic_cast<PostgresDatabase *>(&db);
 }
 
 } // namespace idb::store::detail

@@ -1,7 +1,7 @@
 // The PostgreSQL backend of the store, through libpqxx: the connection behind a
-// postgresql:// URL, the URL's printable form (never its password), pg_check(), the one
-// place where libpqxx exceptions become idb::store::Error, and the engine's load, runs and
-// query, which the public functions dispatch to. Internal to the store library.
+// postgresql:// URL, the URL's printable form (never its password), and pg_check(), the
+// one place where libpqxx exceptions become idb::store::Error. Internal to the store
+// library.
 #pragma once
 
 #include "idb/store.hpp"
@@ -31,6 +31,11 @@ public:
   std::string engine() const override { return "postgresql"; }
   std::string location() const override { return url_.printable; }
   int version() override;
+  // Reads the whole result, then hands its rows over (postgres_query.cpp).
+  std::vector<std::string> for_each_row(const std::string &sql, const KeyValues &params,
+                                        const RowCallback &each) override;
+  // COPY for every table (postgres_load.cpp).
+  std::unique_ptr<LoadSession> begin_load() override;
 
   pqxx::connection &connection() { return *connection_; }
   // `message` on one line, the password (if the URL held one) replaced by "***".
@@ -58,13 +63,5 @@ auto pg_check(const PostgresDatabase &db, std::string_view what, Body &&body) ->
     pg_rethrow(db, what);
   }
 }
-
-// The PostgreSQL database behind `db`, or nullptr for another engine.
-PostgresDatabase *as_postgres(Database &db);
-
-LoadResult postgres_load(PostgresDatabase &db, const profile::Profile &profile,
-                         const LoadOptions &options);
-std::vector<RunInfo> postgres_runs(PostgresDatabase &db);
-QueryResult postgres_query(PostgresDatabase &db, const std::string &sql, const KeyValues &params);
 
 } // namespace idb::store::detail

@@ -1,13 +1,15 @@
-// Reading from PostgreSQL: the list of runs, and one user statement whose named
+// Reading from PostgreSQL (Database::for_each_row): one user statement whose named
 // parameters (:name, @name, $name, as on SQLite) are rewritten to PostgreSQL's $1, $2, ...
-// and bound as text, with the result returned as text cells like the SQLite path.
+// and bound as text; its rows typed by their columns' types. The server's text form of a
+// double is already its shortest exact decimal (extra_float_digits defaults to 1).
 #include "postgres.hpp"
 
 #include <pqxx/pqxx>
 
 #include <algorithm>
 #include <cctype>
-#include <map>
+#include <charconv>
+#include <cstring>
 
 namespace idb::store::detail {
 
@@ -114,65 +116,92 @@ std::vector<std::string> parameter_values(const Numbered &numbered, const KeyVal
   return values;
 }
 
-// int2, int4, int8, oid, float4, float8, numeric.
-bool numeric_type(pqxx::oid type) {
-  return type == 20 || type == 21 || type == 23 || type == 26 || type == 700 || type == 701 ||
-         type == 1700;
+enum class Type { integer, real, numeric, text };
+
+// int2, int4, int8 and oid; float4 and float8; numeric (an integer or a fraction, told by
+// its text); anything else is text.
+Type type_of(pqxx::oid oid) {
+  switch (oid) {
+  case 20:
+  case 21:
+  case 23:
+  case 26:
+    return Type::integer;
+  case 700:
+  case 701:
+    return Type::real;
+  case 1700:
+    return Type::numeric;
+  default:
+    return Type::text;
+  }
 }
 
-std::optional<double> optional_real(const pqxx::field &f) {
-  if (f.is_null()) return std::nullopt;
-  return f.as<double>();
+template <typename T> T parse(const pqxx::field &f) {
+  T value{};
+  if (!f.is_null()) std::from_chars(f.c_str(), f.c_str() + f.size(), value);
+  return value;
 }
+
+class PostgresRow final : public Row {
+public:
+  PostgresRow(const pqxx::row &row, const std::vector<Type> &types) : row_(row), types_(types) {}
+  std::size_t size() const override { return types_.size(); }
+  Kind kind(std::size_t column) const override {
+    const pqxx::field f = row_[pqxx::row::size_type(column)];
+    if (f.is_null()) return Kind::null;
+    switch (types_[column]) {
+    case Type::integer:
+      return Kind::integer;
+    case Type::real:
+      return Kind::real;
+    case Type::numeric:
+      return std::strpbrk(f.c_str(), ".eEN") ? Kind::real : Kind::integer;
+    default:
+      return Kind::text;
+    }
+  }
+  std::int64_t integer(std::size_t column) const override {
+    const pqxx::field f = row_[pqxx::row::size_type(column)];
+    if (types_[column] == Type::integer || kind(column) == Kind::integer)
+      return parse<std::int64_t>(f);
+    return std::int64_t(parse<double>(f));
+  }
+  double real(std::size_t column) const override {
+    return parse<double>(row_[pqxx::row::size_type(column)]);
+  }
+  std::string text(std::size_t column) const override {
+    const pqxx::field f = row_[pqxx::row::size_type(column)];
+    return f.is_null() ? std::string() : std::string(f.c_str(), f.size());
+  }
+
+private:
+  const pqxx::row &row_;
+  const std::vector<Type> &types_;
+};
 
 } // namespace
 
-std::vector<RunInfo> postgres_runs(PostgresDatabase &db) {
-  return pg_check(db, "cannot list the runs in " + db.location(), [&] {
-    pqxx::work w(db.connection());
-    pqxx::result r =
-        w.exec("SELECT r.run_id, r.label, r.program, r.nprocs, r.threads, r.start_time, "
-               "r.wall_seconds, (SELECT count(*) FROM run_attributes a WHERE a.run_id = r.run_id), "
-               "(SELECT count(*) FROM cfh_instances h JOIN nodes n ON n.cfh_id = h.cfh_id "
-               "WHERE h.run_id = r.run_id) FROM runs r ORDER BY r.run_id");
-    std::vector<RunInfo> list;
-    for (const pqxx::row &row : r) {
-      RunInfo info;
-      info.run_id = row[0].as<std::int64_t>();
-      info.label = row[1].as<std::string>();
-      info.program = row[2].as<std::string>();
-      info.nprocs = row[3].as<int>();
-      info.threads = row[4].as<int>();
-      info.start_time = optional_real(row[5]);
-      info.wall_seconds = optional_real(row[6]);
-      info.attributes = row[7].as<std::int64_t>();
-      info.nodes = row[8].as<std::int64_t>();
-      list.push_back(std::move(info));
-    }
-    return list;
-  });
-}
-
-QueryResult postgres_query(PostgresDatabase &db, const std::string &sql, const KeyValues &params) {
+std::vector<std::string> PostgresDatabase::for_each_row(const std::string &sql,
+                                                        const KeyValues &params,
+                                                        const RowCallback &each) {
   Numbered numbered = number_parameters(sql);
   std::vector<std::string> values = parameter_values(numbered, params);
-  return pg_check(db, "SQL error", [&] {
-    pqxx::work w(db.connection());
-    pqxx::result r = w.exec_params(numbered.sql, pqxx::prepare::make_dynamic_params(values));
+  pqxx::result r = pg_check(*this, "SQL error", [&] {
+    pqxx::work w(connection());
+    pqxx::result result = w.exec_params(numbered.sql, pqxx::prepare::make_dynamic_params(values));
     w.commit();
-    QueryResult result;
-    for (pqxx::row::size_type i = 0; i < r.columns(); ++i) {
-      result.columns.emplace_back(r.column_name(i));
-      result.numeric.push_back(numeric_type(r.column_type(i)));
-    }
-    for (const pqxx::row &row : r) {
-      std::vector<Cell> cells;
-      for (const pqxx::field &f : row)
-        cells.push_back(f.is_null() ? Cell() : Cell(std::string(f.c_str(), f.size())));
-      result.rows.push_back(std::move(cells));
-    }
     return result;
   });
+  std::vector<std::string> names;
+  std::vector<Type> types;
+  for (pqxx::row::size_type i = 0; i < r.columns(); ++i) {
+    names.emplace_back(r.column_name(i));
+    types.push_back(type_of(r.column_type(i)));
+  }
+  for (const pqxx::row &row : r)
+    each(PostgresRow(row, types));
+  return names;
 }
 
 } // namespace idb::store::detail

@@ -2,6 +2,8 @@
 // about the run, mapped onto the columns of `runs`, plus attributes and verbatim metadata.
 #include "run_row.hpp"
 
+#include "idb/probe.h"
+
 #include <cmath>
 #include <ctime>
 #include <map>
@@ -49,80 +51,89 @@ std::string command_line(const std::vector<std::string> &argv) {
 
 namespace {
 
-// Binds a metadata value as text, or NULL when the profile lacks it.
-void bind_text(Statement &s, int index, const profile::Profile &p, const char *key) {
-  auto it = p.meta.find(key);
-  if (it == p.meta.end())
-    s.bind_null(index);
-  else
-    s.bind(index, std::string_view(it->second));
-}
-
-void bind_number(Statement &s, int index, const profile::Profile &p, const char *key) {
-  double value = p.number(key, NAN);
-  if (std::isnan(value))
-    s.bind_null(index);
-  else
-    s.bind(index, value);
-}
-
 std::string now_utc() {
   timespec now{};
   clock_gettime(CLOCK_REALTIME, &now);
   return iso_utc(double(now.tv_sec));
 }
 
-void refuse_taken(Connection &c, const std::string &label) {
-  Statement taken(c, "SELECT 1 FROM runs WHERE label = ?1");
-  if (taken.bind(1, std::string_view(label)).step())
-    throw Error("a run labelled '" + label + "' is already in " + c.path() +
-                ": choose another label");
+const char *kind_name(const profile::Probe &probe) {
+  switch (probe.kind) {
+  case IDB_PROC:
+    return "PROC";
+  case IDB_LOOP:
+    return "LOOP";
+  case IDB_CALL:
+    return "CALL";
+  case IDB_COMM:
+    return "COMM";
+  default:
+    throw Error("probe " + std::to_string(probe.id) + " has an unknown kind " +
+                std::to_string(probe.kind));
+  }
+}
+
+void write_probes(LoadSession &s, std::int64_t run_id, const profile::Profile &p) {
+  auto rows = s.rows("probe_sites",
+                     {"run_id", "probe_id", "kind", "description", "file", "line", "function"});
+  for (const profile::Probe &probe : p.probes) {
+    rows->integer(run_id).integer(probe.id).text(kind_name(probe)).text(probe.description);
+    if (probe.file.empty())
+      rows->null().null();
+    else
+      rows->text(probe.file).integer(probe.line);
+    rows->text_or_null(probe.function).end_row();
+  }
+  rows->finish();
+}
+
+void write_pairs(LoadSession &s, std::string_view table, std::int64_t run_id,
+                 const std::map<std::string, std::string> &pairs, bool meta) {
+  auto rows = s.rows(table, {"run_id", "key", "value"});
+  for (const auto &[key, value] : pairs)
+    if (!meta || (key != "argv" && key.rfind("attr.", 0) != 0))
+      rows->integer(run_id).text(key).text(value).end_row();
+  rows->finish();
 }
 
 } // namespace
 
-std::int64_t insert_run(Connection &c, const profile::Profile &p, const std::string &label) {
-  refuse_taken(c, label);
-  Statement s(c, "INSERT INTO runs (label, program, command_line, start_time, end_time, "
-                 "wall_seconds, nprocs, threads, host, os, arch, compiler, flags, idb_version, "
-                 "timer, timer_hz, noise_per_activation, cpu_policy, profile_mode, loaded_at) "
-                 "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, "
-                 "?17, ?18, ?19, ?20)");
-  s.bind(1, std::string_view(label)).bind(2, std::string_view(p.get("program", "unknown")));
-  s.bind(3, std::string_view(command_line(p.argv)));
-  bind_number(s, 4, p, "start_unix");
-  bind_number(s, 5, p, "end_unix");
+void write_run(LoadSession &s, std::int64_t run_id, const profile::Profile &p,
+               const std::string &label) {
+  auto rows = s.rows("runs", {"run_id",       "label",        "program",
+                              "command_line", "start_time",   "end_time",
+                              "wall_seconds", "nprocs",       "threads",
+                              "host",         "os",           "arch",
+                              "compiler",     "flags",        "idb_version",
+                              "timer",        "timer_hz",     "noise_per_activation",
+                              "cpu_policy",   "profile_mode", "loaded_at"});
   double start = p.number("start_unix", NAN), end = p.number("end_unix", NAN);
-  if (std::isnan(start) || std::isnan(end))
-    s.bind_null(6);
-  else
-    s.bind(6, end - start);
-  s.bind(7, std::int64_t(p.number("nprocs", 1)));
-  s.bind(8, std::int64_t(p.number("threads", 0)));
-  const char *texts[] = {"host", "os", "arch", "compiler", "flags", "idb_version", "timer"};
-  for (int i = 0; i < 7; ++i)
-    bind_text(s, 9 + i, p, texts[i]);
-  bind_number(s, 16, p, "timer_hz");
-  bind_number(s, 17, p, "noise_per_activation_s");
-  bind_text(s, 18, p, "cpu_policy");
-  s.bind(19, std::string_view(p.get("profile_mode", "full")));
-  s.bind(20, std::string_view(now_utc()));
-  s.run();
-  return c.last_insert_id();
+  rows->integer(run_id).text(label).text(p.get("program", "unknown")).text(command_line(p.argv));
+  rows->real_or_null(start).real_or_null(end).real_or_null(end - start);
+  rows->integer(std::int64_t(p.number("nprocs", 1)));
+  rows->integer(std::int64_t(p.number("threads", 0)));
+  for (const char *key : {"host", "os", "arch", "compiler", "flags", "idb_version", "timer"}) {
+    auto it = p.meta.find(key);
+    if (it == p.meta.end())
+      rows->null();
+    else
+      rows->text(it->second);
+  }
+  rows->real_or_null(p.number("timer_hz", NAN));
+  rows->real_or_null(p.number("noise_per_activation_s", NAN));
+  rows->text_or_null(p.get("cpu_policy", ""));
+  rows->text(p.get("profile_mode", "full")).text(now_utc()).end_row();
+  rows->finish();
 }
 
-void insert_run_facts(Connection &c, std::int64_t run_id, const profile::Profile &p,
-                      const KeyValues &extra) {
+void write_run_facts(LoadSession &s, std::int64_t run_id, const profile::Profile &p,
+                     const KeyValues &extra) {
   std::map<std::string, std::string> attributes = p.attributes;
   for (const auto &[key, value] : extra)
     attributes[key] = value;
-  Statement attr(c, "INSERT INTO run_attributes (run_id, key, value) VALUES (?1, ?2, ?3)");
-  for (const auto &[key, value] : attributes)
-    attr.bind(1, run_id).bind(2, std::string_view(key)).bind(3, std::string_view(value)).run();
-  Statement meta(c, "INSERT INTO run_meta (run_id, key, value) VALUES (?1, ?2, ?3)");
-  for (const auto &[key, value] : p.meta)
-    if (key != "argv" && key.rfind("attr.", 0) != 0)
-      meta.bind(1, run_id).bind(2, std::string_view(key)).bind(3, std::string_view(value)).run();
+  write_pairs(s, "run_attributes", run_id, attributes, false);
+  write_pairs(s, "run_meta", run_id, p.meta, true);
+  write_probes(s, run_id, p);
 }
 
 } // namespace detail

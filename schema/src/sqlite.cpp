@@ -15,7 +15,23 @@ void check(sqlite3 *db, int rc, std::string_view what) {
   throw Error(message);
 }
 
+namespace {
+
+// SQLite counts every allocation under a global mutex unless told not to, before its
+// first use in the process (afterwards the call fails harmlessly and the count stays on).
+// IDB never reads those counts; a load makes millions of allocations.
+void configure_once() {
+  static const bool configured = [] {
+    sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+    return true;
+  }();
+  (void)configured;
+}
+
+} // namespace
+
 Connection::Connection(const std::string &path, bool create) : path_(path) {
+  configure_once();
   int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | (create ? SQLITE_OPEN_CREATE : 0);
   int rc = sqlite3_open_v2(path.c_str(), &db_, flags, nullptr);
   if (rc != SQLITE_OK) {
@@ -135,12 +151,6 @@ void Transaction::commit() {
 int SqliteDatabase::version() {
   Statement s(connection, "SELECT version FROM idb_schema");
   return s.step() ? int(s.integer(0)) : 0;
-}
-
-Connection &sqlite_connection(Database &db) {
-  auto *sqlite = dynamic_cast<SqliteDatabase *>(&db);
-  if (!sqlite) throw Error("the " + db.engine() + " engine is not supported here");
-  return sqlite->connection;
 }
 
 } // namespace idb::store::detail

@@ -87,11 +87,14 @@ public:
   std::string engine() const override { return "sqlite"; }
   std::string location() const override { return connection.path(); }
   int version() override;
+  std::vector<std::string> for_each_row(const std::string &sql, const KeyValues &params,
+                                        const RowCallback &each) override;
+  std::unique_ptr<LoadSession> begin_load() override;
 
   Connection connection;
 };
 
-// The SQLite connection behind `db`; throws Error for another engine.
-Connection &sqlite_connection(Database &db);
+// `value` in its shortest exact decimal form ("0.1", "1e-05"), as query() shows numbers.
+std::string number_text(double value);
 
 } // namespace idb::store::detail

@@ -1,10 +1,12 @@
-// `idb report` run as a subprocess against runs stored in SQLite: the generator's real
+// `idb report` run as a subprocess against runs stored in SQLite or PostgreSQL (the same
+// source in both test programs, test_database.hpp): the generator's real
 // profile reported from the database prints exactly what `idb show` prints from the file
 // (with and without --prune / --no-cpu), --rank keeps one rank's CFHs, --aggregate on a
 // synthetic multi-rank run equals a merge computed here with idb_stats_merge, and an
 // unknown label, a rank without CFHs and usage errors give one line and their exit codes.
 #include "store_support.hpp"
 #include "synthetic.hpp"
+#include "test_database.hpp"
 
 #include "idb/tree.hpp"
 
@@ -32,14 +34,15 @@ protected:
     write_file(file, generated_profile());
     RunResult r = idb({"load", "--db", db, "--label", "smoke", file});
     ASSERT_EQ(0, r.status) << r.err;
-    auto database = store::open(db);
+    auto opened = store::open(db);
     store::LoadOptions options;
     options.label = "synth";
-    store::load(*database, synthetic, options);
+    store::load(*opened, synthetic, options);
   }
 
   TempDir dir;
-  std::string file = dir.file("run.idbprof"), db = dir.file("idb.db");
+  std::unique_ptr<TestDatabase> database = fresh_database();
+  std::string file = dir.file("run.idbprof"), db = database->url();
   profile::Profile synthetic = synthetic_profile(3, 40);
 };
 
@@ -55,7 +58,7 @@ TEST_F(IdbReport, RealRunPrintsWhatShowPrintsFromTheFile) {
 TEST_F(IdbReport, PruneAndNoCpuMatchShow) {
   RunResult shown = idb({"show", "--prune", "5", "--no-cpu", file});
   ASSERT_EQ(0, shown.status) << shown.err;
-  RunResult r = idb({"report", "--db", "sqlite:" + db, "--prune", "5", "--no-cpu", "smoke"});
+  RunResult r = idb({"report", "--db", db, "--prune", "5", "--no-cpu", "smoke"});
   ASSERT_EQ(0, r.status) << r.err;
   EXPECT_EQ(shown.out, r.out);
   EXPECT_EQ(std::string::npos, r.out.find("setup")) << "below 5 %: pruned\n" << r.out;

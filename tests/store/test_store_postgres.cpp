@@ -1,13 +1,13 @@
 // The store on a real PostgreSQL server: the throwaway cluster of tests/pg/pg_cluster.sh
-// (a CTest fixture; IDB_TEST_PG_DIR names its folder, holding `url` and `password`). Each
-// test works in its own PostgreSQL schema (search_path in the URL), so tests may run in
-// parallel. Checked: migrating an empty database, a real profile's rows against the
-// Profile structs, a taken label and a failing load leaving every row count unchanged, a
-// label with quotes and semicolons, refused connections and bad passwords reported in one
-// line without the password, and `idb load` / `idb runs` with --db postgresql://.
+// (a CTest fixture), each test in a schema of its own (test_database_postgres.cpp). Checked:
+// migrating an empty database, a real profile's rows against the Profile structs, a taken label and
+// a failing load leaving every row count unchanged, a label with quotes and semicolons, refused
+// connections and bad passwords reported in one line without the password, and `idb load` / `idb
+// runs` with --db postgresql://.
 #include "query_checks.hpp"
 #include "store_support.hpp"
 #include "synthetic.hpp"
+#include "test_database.hpp"
 
 #include <gtest/gtest.h>
 #include <pqxx/pqxx>
@@ -23,19 +23,6 @@
 
 namespace idb::test {
 namespace {
-
-std::string trimmed_file(const std::string &path) {
-  std::string text = read_file(path);
-  while (!text.empty() && (text.back() == '\n' || text.back() == '\r'))
-    text.pop_back();
-  return text;
-}
-
-std::string cluster_file(const char *name) {
-  const char *dir = std::getenv("IDB_TEST_PG_DIR");
-  if (!dir) throw std::runtime_error("IDB_TEST_PG_DIR is not set: run through ctest");
-  return trimmed_file(std::string(dir) + "/" + name);
-}
 
 // A port on 127.0.0.1 that nothing listens on (bound, then released).
 int closed_port() {
@@ -59,32 +46,22 @@ RunResult idb(std::vector<std::string> args) {
 class StorePostgres : public ::testing::Test {
 protected:
   void SetUp() override {
-    base = cluster_file("url");
-    password = cluster_file("password");
-    ::setenv("PGPASSWORD", password.c_str(), 1); // libpq reads it; so do child processes
-    static std::atomic<int> serial{0};
-    schema = "t" + std::to_string(::getpid()) + "_" + std::to_string(serial++);
-    pqxx::connection c(base);
-    pqxx::nontransaction(c).exec("DROP SCHEMA IF EXISTS " + schema + " CASCADE; CREATE SCHEMA " +
-                                 schema);
-    url = base + "?options=-csearch_path%3D" + schema;
-  }
-  void TearDown() override {
-    pqxx::connection c(base);
-    pqxx::nontransaction(c).exec("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+    database = fresh_database();
+    url = database->url();
   }
 
   // "table=rows" for every base table, to compare before and after a failed load.
   static std::string counts(store::Database &db) {
     std::string text;
     for (const char *table : {"runs", "run_attributes", "run_meta", "probe_sites", "cfh_instances",
-                              "nodes", "node_stats", "node_derived"})
+                              "nodes", "node_stats"})
       text +=
           std::string(table) + "=" + scalar(db, std::string("SELECT count(*) FROM ") + table) + " ";
     return text;
   }
 
-  std::string base, password, schema, url;
+  std::unique_ptr<TestDatabase> database;
+  std::string url;
 };
 
 TEST_F(StorePostgres, OpensAndMigratesAnEmptyDatabase) {
@@ -223,6 +200,7 @@ TEST_F(StorePostgres, RefusedConnectionIsOneLineWithoutThePassword) {
 TEST_F(StorePostgres, WrongPasswordIsOneLineWithoutThePassword) {
   std::string bad = url;
   bad.replace(bad.find("idb_test@"), 9, "idb_test:wr0ngPW@");
+  std::string password = std::getenv("PGPASSWORD");
   ::unsetenv("PGPASSWORD");
   try {
     store::open(bad);

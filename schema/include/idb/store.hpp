@@ -1,6 +1,6 @@
-// The store library: opens an IDB database (a SQLite file today; PostgreSQL slots in
-// behind the same Database interface), brings its schema up to date, loads profiles as
-// runs and answers queries as plain structs. Every function reports failure by throwing
+// The store library: opens an IDB database (a SQLite file or a PostgreSQL server, behind
+// one Database interface), brings its schema up to date, loads profiles as runs and
+// answers queries as plain structs. Every function reports failure by throwing
 // idb::store::Error with one line of text; none prints. A Database is not thread-safe:
 // use one per thread.
 #pragma once
@@ -28,6 +28,31 @@ public:
 // The schema version this build knows (the number of migration scripts).
 int schema_version();
 
+using KeyValues = std::vector<std::pair<std::string, std::string>>;
+
+// One row of a result, valid only during the callback it is passed to. Columns count
+// from 0; reading a column past size() is undefined.
+class Row {
+public:
+  enum class Kind { null, integer, real, text };
+  virtual std::size_t size() const = 0;
+  virtual Kind kind(std::size_t column) const = 0;
+  bool is_null(std::size_t column) const { return kind(column) == Kind::null; }
+  // The value as a number; NULL, and text that is not a number, read as 0.
+  virtual std::int64_t integer(std::size_t column) const = 0;
+  virtual double real(std::size_t column) const = 0;
+  // The value as text: "" for NULL, numbers in their shortest exact decimal form.
+  virtual std::string text(std::size_t column) const = 0;
+
+protected:
+  ~Row() = default;
+};
+using RowCallback = std::function<void(const Row &)>;
+
+namespace detail {
+class LoadSession;
+}
+
 // An open connection. Obtain one with open(); destroying it closes the connection.
 class Database {
 public:
@@ -36,11 +61,17 @@ public:
   Database(const Database &) = delete;
   Database &operator=(const Database &) = delete;
 
-  // The engine ("sqlite") and where the data lives (a file path).
+  // The engine ("sqlite" or "postgresql") and where the data lives (a file path, or the
+  // URL without its password).
   virtual std::string engine() const = 0;
   virtual std::string location() const = 0;
   // The schema version stored in the database.
   virtual int version() = 0;
+
+  // The engine's side of query_rows() and load(): call those instead.
+  virtual std::vector<std::string> for_each_row(const std::string &sql, const KeyValues &params,
+                                                const RowCallback &each) = 0;
+  virtual std::unique_ptr<detail::LoadSession> begin_load() = 0;
 };
 
 struct OpenOptions {
@@ -52,13 +83,12 @@ struct OpenOptions {
 // an IDB database, or a schema newer than this build knows.
 std::unique_ptr<Database> open(const std::string &url, const OpenOptions &options = {});
 
-using KeyValues = std::vector<std::pair<std::string, std::string>>;
-
 struct LoadOptions {
   std::string label;    // empty: default_label(profile)
   KeyValues attributes; // win over the profile's IDB_ATTR_* on the same key
-  // Called now and then with nodes loaded so far and the total; may throw to abandon the
-  // load (the transaction rolls back).
+  // Called now and then with the node rows written so far and their total (two per node:
+  // its place in the tree, then its statistics); may throw to abandon the load (the
+  // transaction rolls back).
   std::function<void(std::size_t done, std::size_t total)> progress;
 };
 
@@ -100,6 +130,12 @@ struct QueryResult {
 // text; every parameter the statement names must be given, and no other. Throws Error
 // for SQL errors, a missing or unknown parameter, or more than one statement.
 QueryResult query(Database &db, const std::string &sql, const KeyValues &params = {});
+
+// The same statement, rows handed to `each` one at a time with their values typed: the
+// way to read a large result without holding it as text. Returns the column names. What
+// `each` throws passes through (the statement is abandoned).
+std::vector<std::string> query_rows(Database &db, const std::string &sql, const KeyValues &params,
+                                    const RowCallback &each);
 
 // Unix seconds as "2026-11-22T05:01:02Z".
 std::string iso_utc(double unix_seconds);

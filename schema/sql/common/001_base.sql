@@ -5,9 +5,11 @@
 -- KEY); INT, a 64-bit integer (INTEGER / BIGINT); REAL, a double (REAL / DOUBLE
 -- PRECISION); NOROWID, SQLite's WITHOUT ROWID on tables keyed by their primary key
 -- (nothing on PostgreSQL). A boolean is an INT of 0 or 1, so queries read the same on both
--- engines. The store library runs this inside the migration's transaction, then sets
--- idb_schema.version to 1; the loader fills node_derived. Views follow per engine
--- (sql/sqlite/001_views.sql).
+-- engines. Foreign keys are checked when a transaction commits (DEFERRABLE INITIALLY
+-- DEFERRED): a load is one transaction, and on SQLite an immediate key on a table with
+-- several indexes makes every multi-row INSERT keep a statement journal, which doubled
+-- the load's time. The store library runs this inside the migration's transaction, then
+-- sets idb_schema.version to 1. The views follow (001_views.sql).
 
 CREATE TABLE idb_schema (
   version @INT@ NOT NULL
@@ -41,7 +43,7 @@ CREATE TABLE runs (
 
 -- The static facts that make a run an experiment: IDB_ATTR_* and idb load --attr.
 CREATE TABLE run_attributes (
-  run_id @INT@ NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE,
+  run_id @INT@ NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED,
   key    TEXT    NOT NULL,
   value  TEXT    NOT NULL,
   PRIMARY KEY (run_id, key)
@@ -50,7 +52,7 @@ CREATE INDEX run_attributes_key ON run_attributes (key, value);
 
 -- The profile's META section as written, minus argv and attr.* (kept above).
 CREATE TABLE run_meta (
-  run_id @INT@ NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE,
+  run_id @INT@ NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED,
   key    TEXT    NOT NULL,
   value  TEXT    NOT NULL,
   PRIMARY KEY (run_id, key)
@@ -58,7 +60,7 @@ CREATE TABLE run_meta (
 
 -- The static probe sites of a run's program.
 CREATE TABLE probe_sites (
-  run_id      @INT@ NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE,
+  run_id      @INT@ NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED,
   probe_id    @INT@ NOT NULL,
   kind        TEXT    NOT NULL CHECK (kind IN ('PROC', 'LOOP', 'CALL', 'COMM')),
   description TEXT    NOT NULL,
@@ -71,7 +73,7 @@ CREATE TABLE probe_sites (
 -- One row per (rank, thread, CFH instance) of a run, with its recording counters.
 CREATE TABLE cfh_instances (
   cfh_id         @ID@,
-  run_id         @INT@ NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE,
+  run_id         @INT@ NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED,
   rank           @INT@ NOT NULL CHECK (rank >= 0),
   thread         @INT@ NOT NULL CHECK (thread >= 0),
   name           TEXT    NOT NULL,
@@ -85,7 +87,7 @@ CREATE INDEX cfh_instances_run_rank ON cfh_instances (run_id, rank, thread);
 
 -- The tree: node is the index in the CFH (0 is the root, parents precede children).
 CREATE TABLE nodes (
-  cfh_id   @INT@ NOT NULL REFERENCES cfh_instances (cfh_id) ON DELETE CASCADE,
+  cfh_id   @INT@ NOT NULL REFERENCES cfh_instances (cfh_id) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED,
   node     @INT@ NOT NULL CHECK (node >= 0),
   parent   @INT@ CHECK (parent < node),
   probe_id @INT@ NOT NULL,
@@ -95,38 +97,30 @@ CREATE TABLE nodes (
 CREATE INDEX nodes_probe ON nodes (probe_id);
 CREATE INDEX nodes_parent ON nodes (cfh_id, parent);
 
--- Fixed-size statistics per node; times in seconds.
+-- Fixed-size statistics per node, times in seconds, and two columns the loader derives
+-- from the tree (idb::profile::node_times) in the load's transaction, because a view would
+-- have to walk every ancestor chain of the whole database on each query: exclusive (the
+-- total minus the children's totals) and descendant_noise (the noise of every node below).
 CREATE TABLE node_stats (
-  cfh_id     @INT@ NOT NULL,
-  node       @INT@ NOT NULL,
-  count      @INT@ NOT NULL CHECK (count >= 0),
-  total      @REAL@    NOT NULL,
-  min        @REAL@    NOT NULL,
-  max        @REAL@    NOT NULL,
-  mean       @REAL@    NOT NULL,
-  m2         @REAL@    NOT NULL,
-  cpu_count  @INT@ NOT NULL CHECK (cpu_count >= 0),
-  cpu_total  @REAL@    NOT NULL,
-  cpu_min    @REAL@    NOT NULL,
-  cpu_max    @REAL@    NOT NULL,
-  noise      @REAL@    NOT NULL,
-  bytes_sent @INT@ NOT NULL DEFAULT 0,
-  bytes_recv @INT@ NOT NULL DEFAULT 0,
+  cfh_id           @INT@ NOT NULL,
+  node             @INT@ NOT NULL,
+  count            @INT@ NOT NULL CHECK (count >= 0),
+  total            @REAL@ NOT NULL,
+  min              @REAL@ NOT NULL,
+  max              @REAL@ NOT NULL,
+  mean             @REAL@ NOT NULL,
+  m2               @REAL@ NOT NULL,
+  cpu_count        @INT@ NOT NULL CHECK (cpu_count >= 0),
+  cpu_total        @REAL@ NOT NULL,
+  cpu_min          @REAL@ NOT NULL,
+  cpu_max          @REAL@ NOT NULL,
+  noise            @REAL@ NOT NULL,
+  bytes_sent       @INT@ NOT NULL DEFAULT 0,
+  bytes_recv       @INT@ NOT NULL DEFAULT 0,
+  exclusive        @REAL@ NOT NULL,
+  descendant_noise @REAL@ NOT NULL,
   PRIMARY KEY (cfh_id, node),
   -- (cfh_id, node) is a node of `nodes`, inserted with it by the loader; the key points at
   -- the small cfh_instances table because checking it against nodes costs 8% of a load.
-  FOREIGN KEY (cfh_id) REFERENCES cfh_instances (cfh_id) ON DELETE CASCADE
-)@NOROWID@;
-
--- Per node, what the tree gives and a view cannot compute cheaply: exclusive time (total
--- minus the children's totals) and the noise of every descendant. The loader fills it
--- from the profile (idb::profile::node_times) in the load's transaction; a recursive view
--- would walk every ancestor chain of the whole database on each query.
-CREATE TABLE node_derived (
-  cfh_id           @INT@ NOT NULL,
-  node             @INT@ NOT NULL,
-  exclusive        @REAL@    NOT NULL,
-  descendant_noise @REAL@    NOT NULL,
-  PRIMARY KEY (cfh_id, node),
-  FOREIGN KEY (cfh_id) REFERENCES cfh_instances (cfh_id) ON DELETE CASCADE
+  FOREIGN KEY (cfh_id) REFERENCES cfh_instances (cfh_id) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED
 )@NOROWID@;

@@ -1,7 +1,10 @@
--- IDB schema version 1 for SQLite, after sql/common/001_base.sql: the classic relations
--- as views (probes, lookup, connections, cfh; their functions sdev, minprobe, maxprobe and
--- maxnoise are registered by the connection, schema/src/sqlite_functions.cpp) and the
--- derived views (docs/schema.md). PostgreSQL does not have them yet.
+-- IDB schema version 1, after 001_base.sql, on both engines: the classic relations as
+-- views (probes, lookup, connections, cfh) and the derived views (docs/schema.md). Two
+-- more dialect words: GREATEST, the larger of two values (max / greatest), and
+-- ORDERED_JOIN, a join whose left side the planner must keep outermost (SQLite's CROSS
+-- JOIN; a plain JOIN on PostgreSQL, whose planner orders by statistics). The classic
+-- functions sdev, minprobe, maxprobe and maxnoise are registered by the SQLite connection
+-- (schema/src/sqlite_functions.cpp) and defined in sql/postgresql/001_postgresql.sql.
 
 -- The classic IDB relations (docs/schema.md, "Classic relations"). Classic columns come
 -- first, in the classic order; IDB's extra columns follow.
@@ -23,7 +26,7 @@ FROM (
          coalesce(max(CASE WHEN count > 0 THEN max END), 0.0) AS max,
          CASE WHEN sum(count) > 0 THEN sum(total) / sum(count) ELSE 0.0 END AS avg,
          CASE WHEN sum(count) > 1
-              THEN sqrt(max(sum(m2 + count * (mean - group_avg) * (mean - group_avg)), 0.0)
+              THEN sqrt(@GREATEST@(sum(m2 + count * (mean - group_avg) * (mean - group_avg)), 0.0)
                         / (sum(count) - 1))
               ELSE 0.0 END AS sdev,
          sum(count) AS count, sum(total) AS total, sum(noise) AS noise,
@@ -41,9 +44,9 @@ FROM (
     JOIN nodes n ON n.cfh_id = h.cfh_id
     JOIN node_stats s ON s.cfh_id = n.cfh_id AND s.node = n.node
     WINDOW w AS (PARTITION BY h.run_id, h.rank, n.cfh_id, n.probe_id)
-  )
-  GROUP BY run_id, rank, cfh_id, probe_id
-) g
+  ) AS per_node
+  GROUP BY run_id, rank, thread, cfh_id, probe_id
+) AS g
 LEFT JOIN probe_sites ps ON ps.run_id = g.run_id AND ps.probe_id = g.probe_id;
 
 -- Probe descriptions by probe ID.
@@ -52,12 +55,12 @@ SELECT description, probe_id, run_id, kind, file, line, function FROM probe_site
 
 -- The probe-level call graph of each CFH: one row per (CFH, parent probe, child probe).
 CREATE VIEW connections (cfh, proc, parent, child, run_id, thread, edges) AS
-SELECT c.cfh_id, h.rank, CASE WHEN p.parent IS NULL THEN 0 ELSE p.probe_id END, c.probe_id,
+SELECT h.cfh_id, h.rank, CASE WHEN p.parent IS NULL THEN 0 ELSE p.probe_id END, c.probe_id,
        h.run_id, h.thread, count(*)
 FROM nodes c
 JOIN nodes p ON p.cfh_id = c.cfh_id AND p.node = c.parent
 JOIN cfh_instances h ON h.cfh_id = c.cfh_id
-GROUP BY c.cfh_id, CASE WHEN p.parent IS NULL THEN 0 ELSE p.probe_id END, c.probe_id;
+GROUP BY h.cfh_id, CASE WHEN p.parent IS NULL THEN 0 ELSE p.probe_id END, c.probe_id;
 
 -- The CFH instances by their classic names.
 CREATE VIEW cfh (cfh, name, run_id, proc, thread, named) AS
@@ -65,16 +68,15 @@ SELECT cfh_id, name, run_id, rank, thread, named FROM cfh_instances;
 
 -- Derived views (docs/schema.md, "Derived views").
 
--- Inclusive, exclusive and noise-corrected time of every node. CROSS JOIN keeps the small
--- cfh_instances table outermost, so a filter on rank or thread reads only those CFHs.
+-- Inclusive, exclusive and noise-corrected time of every node. The small cfh_instances
+-- table stays outermost, so a filter on rank or thread reads only those CFHs.
 CREATE VIEW node_times (cfh_id, node, probe_id, inclusive, exclusive, descendant_noise,
                         corrected, run_id, rank, thread) AS
-SELECT n.cfh_id, n.node, n.probe_id, s.total, d.exclusive, d.descendant_noise,
-       s.total - d.descendant_noise, h.run_id, h.rank, h.thread
+SELECT n.cfh_id, n.node, n.probe_id, s.total, s.exclusive, s.descendant_noise,
+       s.total - s.descendant_noise, h.run_id, h.rank, h.thread
 FROM cfh_instances h
-CROSS JOIN nodes n ON n.cfh_id = h.cfh_id
-JOIN node_stats s ON s.cfh_id = n.cfh_id AND s.node = n.node
-JOIN node_derived d ON d.cfh_id = n.cfh_id AND d.node = n.node;
+@ORDERED_JOIN@ nodes n ON n.cfh_id = h.cfh_id
+JOIN node_stats s ON s.cfh_id = n.cfh_id AND s.node = n.node;
 
 -- Per probe across the ranks of a run: each rank's inclusive total of the probe (every
 -- node of the probe in every CFH of the rank), then their spread. A rank that never
@@ -115,7 +117,7 @@ FROM (
          CASE WHEN s.cpu_count = s.count THEN s.total ELSE s.mean * s.cpu_count END AS wall,
          h.run_id, h.rank, h.thread
   FROM cfh_instances h
-  CROSS JOIN nodes n ON n.cfh_id = h.cfh_id
+  @ORDERED_JOIN@ nodes n ON n.cfh_id = h.cfh_id
   JOIN node_stats s ON s.cfh_id = n.cfh_id AND s.node = n.node
   WHERE s.cpu_count > 0
-);
+) AS timed;
