@@ -182,26 +182,93 @@ private:
 
 } // namespace
 
+namespace {
+
+// Hands the rows of one result to `each`; the column names and types come from the first.
+class RowFeed {
+public:
+  explicit RowFeed(const RowCallback &each) : each_(each) {}
+  void feed(const pqxx::result &r) {
+    if (!described_) {
+      for (pqxx::row::size_type i = 0; i < r.columns(); ++i) {
+        names_.emplace_back(r.column_name(i));
+        types_.push_back(type_of(r.column_type(i)));
+      }
+      described_ = true;
+    }
+    for (const pqxx::row &row : r)
+      each_(PostgresRow(row, types_));
+  }
+  std::vector<std::string> names() { return std::move(names_); }
+
+private:
+  const RowCallback &each_;
+  bool described_ = false;
+  std::vector<std::string> names_;
+  std::vector<Type> types_;
+};
+
+// Whether the statement's first word is SELECT or WITH: a query a cursor can walk.
+bool cursor_candidate(const std::string &sql) {
+  std::size_t i = 0;
+  while (i < sql.size()) {
+    if (std::isspace(static_cast<unsigned char>(sql[i])))
+      ++i;
+    else if (sql.compare(i, 2, "--") == 0 || sql.compare(i, 2, "/*") == 0)
+      i = skip_quoted(sql, i);
+    else
+      break;
+  }
+  auto word = [&](const char *w) {
+    std::size_t n = std::strlen(w);
+    if (sql.size() < i + n) return false;
+    for (std::size_t k = 0; k < n; ++k)
+      if (std::toupper(static_cast<unsigned char>(sql[i + k])) != w[k]) return false;
+    return sql.size() == i + n || !ident_char(sql[i + n]);
+  };
+  return word("SELECT") || word("WITH");
+}
+
+constexpr int kFetch = 10000;
+
+// Walks a query through a cursor, kFetch rows at a time, so a large result never sits in
+// memory whole. False (the transaction back as it was) when the server will not make a
+// cursor of it, e.g. a WITH holding an INSERT.
+bool through_cursor(pqxx::work &w, const std::string &sql, const std::vector<std::string> &values,
+                    RowFeed &feed) {
+  w.exec("SAVEPOINT idb_cursor");
+  try {
+    w.exec_params("DECLARE idb_rows NO SCROLL CURSOR FOR " + sql,
+                  pqxx::prepare::make_dynamic_params(values));
+  } catch (const pqxx::sql_error &) {
+    w.exec("ROLLBACK TO SAVEPOINT idb_cursor");
+    return false;
+  }
+  for (;;) {
+    pqxx::result chunk = w.exec("FETCH FORWARD " + std::to_string(kFetch) + " FROM idb_rows");
+    feed.feed(chunk);
+    if (chunk.size() < pqxx::result::size_type(kFetch)) break;
+  }
+  w.exec("CLOSE idb_rows");
+  return true;
+}
+
+} // namespace
+
+// What `each` throws passes through pg_check unchanged and the transaction rolls back.
 std::vector<std::string> PostgresDatabase::for_each_row(const std::string &sql,
                                                         const KeyValues &params,
                                                         const RowCallback &each) {
   Numbered numbered = number_parameters(sql);
   std::vector<std::string> values = parameter_values(numbered, params);
-  pqxx::result r = pg_check(*this, "SQL error", [&] {
+  RowFeed feed(each);
+  pg_check(*this, "SQL error", [&] {
     pqxx::work w(connection());
-    pqxx::result result = w.exec_params(numbered.sql, pqxx::prepare::make_dynamic_params(values));
+    if (!cursor_candidate(numbered.sql) || !through_cursor(w, numbered.sql, values, feed))
+      feed.feed(w.exec_params(numbered.sql, pqxx::prepare::make_dynamic_params(values)));
     w.commit();
-    return result;
   });
-  std::vector<std::string> names;
-  std::vector<Type> types;
-  for (pqxx::row::size_type i = 0; i < r.columns(); ++i) {
-    names.emplace_back(r.column_name(i));
-    types.push_back(type_of(r.column_type(i)));
-  }
-  for (const pqxx::row &row : r)
-    each(PostgresRow(row, types));
-  return names;
+  return feed.names();
 }
 
 } // namespace idb::store::detail

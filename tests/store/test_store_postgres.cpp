@@ -182,6 +182,36 @@ TEST_F(StorePostgres, QueryBindsNamedParametersAndRefusesSecondStatements) {
   }
 }
 
+TEST_F(StorePostgres, LargeResultsAndDataChangingStatementsBothRead) {
+  auto db = store::open(url), watcher = store::open(url);
+  std::string pid = scalar(*db, "SELECT pg_backend_pid()");
+  // More rows than one cursor fetch, with a comment before the SELECT, all in order; the
+  // other connection sees the reading one fetching from its cursor meanwhile.
+  std::int64_t expected = 1, seen = 0;
+  std::vector<std::string> columns = store::query_rows(
+      *db, "-- numbers\n SELECT n, n * 0.5 AS half FROM generate_series(1, 25001) AS n", {},
+      [&](const store::Row &row) {
+        EXPECT_EQ(expected++, row.integer(0));
+        EXPECT_EQ(store::Row::Kind::real, row.kind(1)) << "numeric 0.5 * n";
+        if (++seen == 15000) {
+          EXPECT_EQ("FETCH FORWARD 10000 FROM idb_rows",
+                    scalar(*watcher,
+                           "SELECT query FROM pg_stat_activity WHERE pid = "
+                           "CAST(:pid AS INTEGER)",
+                           {{"pid", pid}}));
+        }
+      });
+  EXPECT_EQ(25001, seen);
+  EXPECT_EQ((std::vector<std::string>{"n", "half"}), columns);
+  // A WITH that writes cannot be walked by a cursor; it runs as a plain statement.
+  store::QueryResult r = store::query(
+      *db, "WITH changed AS (UPDATE idb_schema SET version = version RETURNING version) "
+           "SELECT version FROM changed");
+  ASSERT_EQ(1u, r.rows.size());
+  EXPECT_EQ("1", r.rows[0][0]);
+  EXPECT_EQ("1", scalar(*db, "SELECT count(*) FROM idb_schema"));
+}
+
 TEST_F(StorePostgres, RefusedConnectionIsOneLineWithoutThePassword) {
   int port = closed_port();
   try {
