@@ -6,8 +6,8 @@
 #include "commands.hpp"
 
 #include "args.hpp"
-#include "run_profile.hpp"
 
+#include "idb/store.hpp"
 #include "idb/tree.hpp"
 
 #include <cmath>
@@ -124,7 +124,7 @@ int report(int argc, char **argv) {
   if (!parse_args(argc, argv, args)) return 2;
   try {
     auto database = store::open(args.db, {.create = false});
-    profile::Profile run = read_run(*database, args.label, args.rank);
+    profile::Profile run = store::read_run(*database, args.label, args.rank);
     if (args.rank && run.cfhs.empty()) {
       std::cerr << "idb report: run '" << args.label << "' has no CFH of rank " << *args.rank
                 << '\n';

@@ -137,6 +137,15 @@ QueryResult query(Database &db, const std::string &sql, const KeyValues &params 
 std::vector<std::string> query_rows(Database &db, const std::string &sql, const KeyValues &params,
                                     const RowCallback &each);
 
+// The run labelled `label` read back as a Profile: metadata from run_meta (verbatim, as
+// loaded), probes from probe_sites, and every CFH in load order with its nodes and
+// statistics, or only the CFHs of `rank` when given (possibly none). The statistics are
+// bit for bit those of the loaded profile, so whatever prints or analyses a profile file
+// does the same for a stored run. Throws Error "no run labelled 'X' in LOCATION" for an
+// unknown label, or the engine's error.
+profile::Profile read_run(Database &db, const std::string &label,
+                          std::optional<int> rank = std::nullopt);
+
 // Unix seconds as "2026-11-22T05:01:02Z".
 std::string iso_utc(double unix_seconds);
 

@@ -1,0 +1,142 @@
+// A stored run read back into the reader's structs (read_run): five queries over
+// the base tables, filtered by the run's label (and the rank), read as typed rows straight
+// into Profile, Cfh and Node values. Portable SQL, the same on both engines.
+#include "idb/store.hpp"
+
+#include <vector>
+
+namespace idb::store {
+
+namespace {
+
+int kind_of(const std::string &name) {
+  if (name == "PROC") return 1;
+  if (name == "LOOP") return 2;
+  if (name == "CALL") return 3;
+  if (name == "COMM") return 4;
+  return 0;
+}
+
+std::uint64_t unsigned_of(const Row &row, std::size_t column) {
+  return std::uint64_t(row.integer(column));
+}
+
+std::int32_t int_of(const Row &row, std::size_t column) {
+  return std::int32_t(row.integer(column));
+}
+
+// The condition and parameters selecting the run's CFHs (alias h), optionally one rank.
+struct Filter {
+  std::string where;
+  KeyValues params;
+};
+
+Filter cfh_filter(const std::string &label, std::optional<int> rank) {
+  Filter f{" WHERE r.label = :label", {{"label", label}}};
+  if (rank) {
+    f.where += " AND h.rank = CAST(:rank AS INTEGER)";
+    f.params.emplace_back("rank", std::to_string(*rank));
+  }
+  return f;
+}
+
+void read_meta(Database &db, const std::string &label, profile::Profile &p) {
+  query_rows(db,
+             "SELECT m.key, m.value FROM runs r JOIN run_meta m "
+             "ON m.run_id = r.run_id WHERE r.label = :label",
+             {{"label", label}}, [&](const Row &row) { p.meta[row.text(0)] = row.text(1); });
+}
+
+void read_probes(Database &db, const std::string &label, profile::Profile &p) {
+  query_rows(db,
+             "SELECT p.probe_id, p.kind, p.description, p.file, p.line, p.function FROM runs r "
+             "JOIN probe_sites p ON p.run_id = r.run_id WHERE r.label = :label ORDER BY p.probe_id",
+             {{"label", label}}, [&](const Row &row) {
+               p.probes.push_back({int_of(row, 0), kind_of(row.text(1)), row.text(2), row.text(3),
+                                   int_of(row, 4), row.text(5)});
+             });
+}
+
+// The CFHs without nodes, and the cfh_id of each.
+std::vector<std::int64_t> read_cfhs(Database &db, const Filter &f, profile::Profile &p) {
+  std::vector<std::int64_t> ids;
+  query_rows(
+      db,
+      "SELECT h.cfh_id, h.rank, h.thread, h.name, h.named, h.overflow, h.mismatches, "
+      "h.unclosed, h.depth_overflow FROM runs r JOIN cfh_instances h ON h.run_id = r.run_id" +
+          f.where + " ORDER BY h.cfh_id",
+      f.params, [&](const Row &row) {
+        profile::Cfh &h = p.cfhs.emplace_back();
+        h.rank = int_of(row, 1);
+        h.thread = int_of(row, 2);
+        h.name = row.text(3);
+        h.named = row.integer(4) != 0;
+        h.overflow = unsigned_of(row, 5);
+        h.mismatches = unsigned_of(row, 6);
+        h.unclosed = unsigned_of(row, 7);
+        h.depth_overflow = unsigned_of(row, 8);
+        ids.push_back(row.integer(0));
+      });
+  return ids;
+}
+
+profile::Node node_of(const Row &row) {
+  profile::Node n;
+  n.parent = row.is_null(1) ? profile::kNoParent : std::uint32_t(row.integer(1));
+  n.probe = int_of(row, 2);
+  idb_stats_t &s = n.stats;
+  s.count = unsigned_of(row, 3);
+  s.sum = row.real(4);
+  s.min = row.real(5);
+  s.max = row.real(6);
+  s.mean = row.real(7);
+  s.m2 = row.real(8);
+  s.cpu_count = unsigned_of(row, 9);
+  s.cpu_sum = row.real(10);
+  s.cpu_min = row.real(11);
+  s.cpu_max = row.real(12);
+  s.noise = row.real(13);
+  s.bytes_sent = unsigned_of(row, 14);
+  s.bytes_recv = unsigned_of(row, 15);
+  return n;
+}
+
+// Every selected CFH's nodes in one statement, in CFH and node order, typed: no text in
+// between.
+void read_nodes(Database &db, const Filter &f, const std::vector<std::int64_t> &ids,
+                profile::Profile &p) {
+  std::size_t index = 0;
+  query_rows(db,
+             "SELECT n.cfh_id, n.parent, n.probe_id, s.count, s.total, s.min, s.max, s.mean, s.m2, "
+             "s.cpu_count, s.cpu_total, s.cpu_min, s.cpu_max, s.noise, s.bytes_sent, s.bytes_recv "
+             "FROM runs r JOIN cfh_instances h ON h.run_id = r.run_id "
+             "JOIN nodes n ON n.cfh_id = h.cfh_id "
+             "JOIN node_stats s ON s.cfh_id = n.cfh_id AND s.node = n.node" +
+                 f.where + " ORDER BY n.cfh_id, n.node",
+             f.params, [&](const Row &row) {
+               std::int64_t cfh = row.integer(0);
+               while (index < ids.size() && ids[index] != cfh)
+                 ++index;
+               if (index == ids.size()) throw Error("a node of an unknown CFH " + row.text(0));
+               p.cfhs[index].nodes.push_back(node_of(row));
+             });
+}
+
+} // namespace
+
+profile::Profile read_run(Database &db, const std::string &label, std::optional<int> rank) {
+  bool found = false;
+  query_rows(db, "SELECT run_id FROM runs WHERE label = :label", {{"label", label}},
+             [&](const Row &) { found = true; });
+  if (!found) throw Error("no run labelled '" + label + "' in " + db.location());
+  profile::Profile p;
+  p.version_major = 1;
+  read_meta(db, label, p);
+  read_probes(db, label, p);
+  Filter filter = cfh_filter(label, rank);
+  std::vector<std::int64_t> ids = read_cfhs(db, filter, p);
+  read_nodes(db, filter, ids, p);
+  return p;
+}
+
+} // namespace idb::store
