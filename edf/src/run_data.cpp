@@ -1,0 +1,110 @@
+// One run's statistics per (probe, rank): a single query over the base tables (nodes,
+// node_stats, node_derived of the run's CFHs), merged in C++ with idb_stats_merge, the
+// runtime's own exact merge, so the pooled deviation is the one the runtime would have
+// kept had every activation landed in one node.
+#include "idb/edf_runs.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+
+namespace idb::edf {
+
+namespace {
+
+template <typename T> T number(const store::Cell &cell) {
+  T value{};
+  if (cell) std::from_chars(cell->data(), cell->data() + cell->size(), value);
+  return value;
+}
+
+ProbeRank row_of(const std::vector<store::Cell> &row) {
+  ProbeRank p;
+  p.rank = number<std::int32_t>(row[0]);
+  p.probe = number<std::int32_t>(row[1]);
+  idb_stats_t &s = p.stats;
+  s.count = number<std::uint64_t>(row[2]);
+  s.sum = number<double>(row[3]);
+  s.min = number<double>(row[4]);
+  s.max = number<double>(row[5]);
+  s.mean = number<double>(row[6]);
+  s.m2 = number<double>(row[7]);
+  s.cpu_count = number<std::uint64_t>(row[8]);
+  s.cpu_sum = number<double>(row[9]);
+  s.cpu_min = number<double>(row[10]);
+  s.cpu_max = number<double>(row[11]);
+  s.noise = number<double>(row[12]);
+  p.corrected = s.sum - number<double>(row[13]);
+  return p;
+}
+
+void read_names(const RunRef &run, RunData &data) {
+  store::QueryResult r = store::query(
+      *run.db, "SELECT probe_id, description FROM probe_sites WHERE run_id = CAST(:run AS INTEGER)",
+      {{"run", std::to_string(run.run_id)}});
+  for (const auto &row : r.rows)
+    data.names[number<std::int32_t>(row[0])] = row[1].value_or("");
+}
+
+} // namespace
+
+void merge(ProbeRank &a, const ProbeRank &b) {
+  idb_stats_merge(&a.stats, &b.stats);
+  a.corrected += b.corrected;
+}
+
+RunData read_run_data(const RunRef &run) {
+  RunData data;
+  data.run = run;
+  store::QueryResult r = store::query(
+      *run.db,
+      "SELECT h.rank, n.probe_id, s.count, s.total, s.min, s.max, s.mean, s.m2, s.cpu_count, "
+      "s.cpu_total, s.cpu_min, s.cpu_max, s.noise, d.descendant_noise "
+      "FROM cfh_instances h JOIN nodes n ON n.cfh_id = h.cfh_id "
+      "JOIN node_stats s ON s.cfh_id = n.cfh_id AND s.node = n.node "
+      "LEFT JOIN node_derived d ON d.cfh_id = n.cfh_id AND d.node = n.node "
+      "WHERE h.run_id = CAST(:run AS INTEGER)",
+      {{"run", std::to_string(run.run_id)}});
+  std::vector<ProbeRank> rows;
+  rows.reserve(r.rows.size());
+  for (const auto &row : r.rows)
+    rows.push_back(row_of(row));
+  std::sort(rows.begin(), rows.end(), [](const ProbeRank &a, const ProbeRank &b) {
+    return std::pair(a.probe, a.rank) < std::pair(b.probe, b.rank);
+  });
+  for (const ProbeRank &p : rows) {
+    if (!data.probes.empty() && data.probes.back().probe == p.probe &&
+        data.probes.back().rank == p.rank)
+      merge(data.probes.back(), p);
+    else
+      data.probes.push_back(p);
+    data.ranks.push_back(p.rank);
+  }
+  std::sort(data.ranks.begin(), data.ranks.end());
+  data.ranks.erase(std::unique(data.ranks.begin(), data.ranks.end()), data.ranks.end());
+  read_names(run, data);
+  return data;
+}
+
+double value_of(const ProbeRank &p, Value value) {
+  const idb_stats_t &s = p.stats;
+  switch (value) {
+  case Value::total:
+    return s.sum;
+  case Value::cpu:
+    return s.cpu_sum;
+  case Value::range:
+    return s.count > 0 ? s.max - s.min : 0.0;
+  case Value::sdev:
+    return std::sqrt(idb_stats_variance(&s));
+  case Value::count:
+    return double(s.count);
+  case Value::noise:
+    return s.noise;
+  case Value::corrected:
+    return p.corrected;
+  }
+  return 0.0;
+}
+
+} // namespace idb::edf
