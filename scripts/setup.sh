@@ -9,6 +9,8 @@ packages=(
   clang-format clang-tidy binutils
   libsqlite3-dev sqlite3
   postgresql libpqxx-dev libpq-dev
+  librsvg2-bin
+  clang-14 libclang-rt-14-dev
 )
 
 missing=()
