@@ -68,9 +68,12 @@ void append_line(Document &doc, Section &s, std::string_view key, std::string_vi
   s.lines.insert(s.lines.begin() + std::ptrdiff_t(at), std::move(l));
 }
 
-// A value or note cannot hold a line end or a comment mark.
+// A value or note cannot hold a line end or a comment mark, and must be text.
 std::string check_value(std::string_view value) {
   if (value.find_first_of("\r\n") != std::string_view::npos) return "holds a line break";
+  std::string bad;
+  split_lines(value, "value", bad);
+  if (!bad.empty()) return "is not text (" + bad + ")";
   if (value.find(" #") != std::string_view::npos || value.find("\t#") != std::string_view::npos ||
       value.starts_with("#"))
     return "holds ' #', which would start a comment";
@@ -123,6 +126,9 @@ std::optional<std::string> autoinst(const Document &doc) {
 std::string set_autoinst(Document &doc, std::string_view selection) {
   std::string body(selection);
   if (!body.empty() && body.back() != '\n') body += eol_of(doc);
+  std::string bad;
+  split_lines(body, "selection", bad); // must read back: text, no stray control bytes
+  if (!bad.empty()) return "the " + bad;
   std::size_t start = 0;
   for (int line = 1; start < body.size(); ++line) {
     std::size_t end = body.find('\n', start);
