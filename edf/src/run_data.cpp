@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <unordered_map>
 
 namespace idb::edf {
 
@@ -65,21 +66,22 @@ RunData read_run_data(const RunRef &run) {
       "LEFT JOIN node_derived d ON d.cfh_id = n.cfh_id AND d.node = n.node "
       "WHERE h.run_id = CAST(:run AS INTEGER)",
       {{"run", std::to_string(run.run_id)}});
-  std::vector<ProbeRank> rows;
-  rows.reserve(r.rows.size());
-  for (const auto &row : r.rows)
-    rows.push_back(row_of(row));
-  std::sort(rows.begin(), rows.end(), [](const ProbeRank &a, const ProbeRank &b) {
+  // Merge into one record per (probe, rank) as the rows come (a run has far fewer of
+  // those than nodes), then sort the few records rather than every row.
+  std::unordered_map<std::uint64_t, std::size_t> slot;
+  for (const auto &row : r.rows) {
+    ProbeRank p = row_of(row);
+    std::uint64_t key = (std::uint64_t(std::uint32_t(p.probe)) << 32) | std::uint32_t(p.rank);
+    auto [it, fresh] = slot.emplace(key, data.probes.size());
+    if (fresh)
+      data.probes.push_back(p);
+    else
+      merge(data.probes[it->second], p);
+    if (fresh) data.ranks.push_back(p.rank);
+  }
+  std::sort(data.probes.begin(), data.probes.end(), [](const ProbeRank &a, const ProbeRank &b) {
     return std::pair(a.probe, a.rank) < std::pair(b.probe, b.rank);
   });
-  for (const ProbeRank &p : rows) {
-    if (!data.probes.empty() && data.probes.back().probe == p.probe &&
-        data.probes.back().rank == p.rank)
-      merge(data.probes.back(), p);
-    else
-      data.probes.push_back(p);
-    data.ranks.push_back(p.rank);
-  }
   std::sort(data.ranks.begin(), data.ranks.end());
   data.ranks.erase(std::unique(data.ranks.begin(), data.ranks.end()), data.ranks.end());
   read_names(run, data);

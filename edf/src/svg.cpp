@@ -12,7 +12,7 @@ namespace idb::edf {
 
 namespace {
 
-constexpr double kWidth = 960, kLabel = 330, kRight = 30, kTop = 70, kBottom = 50;
+constexpr double kWidth = 960, kLabel = 330, kRight = 30, kTop = 70, kBottom = 50, kBar = 14;
 const char *const kColours[] = {"#4e79a7", "#f28e2b", "#59a14f", "#e15759",
                                 "#76b7b2", "#edc948", "#b07aa1", "#9c755f"};
 
@@ -135,6 +135,22 @@ void draw_box(std::ostringstream &out, const Axis &a, const CoalesceRow &row, do
         << "</title></circle>\n";
 }
 
+// One entry's bar at height y: the mean, ± one deviation, '*' when significant.
+void draw_bar(std::ostringstream &out, const Axis &a, const CompareCell &c,
+              const std::string &entry, std::size_t e, double y) {
+  if (!c.value) return;
+  double v = *c.value, x0 = a.x(std::min(0.0, v)), x1 = a.x(std::max(0.0, v));
+  out << "<rect x=\"" << px(x0) << "\" y=\"" << px(y + 1) << "\" width=\""
+      << px(std::max(0.5, x1 - x0)) << "\" height=\"" << kBar - 2 << "\" fill=\"" << kColours[e % 8]
+      << "\"><title>" << esc(entry) << ": " << num(v) << "</title></rect>\n";
+  if (c.sdev > 0)
+    out << "<line x1=\"" << px(a.x(v - c.sdev)) << "\" y1=\"" << px(y + kBar / 2) << "\" x2=\""
+        << px(a.x(v + c.sdev)) << "\" y2=\"" << px(y + kBar / 2) << "\" stroke=\"#000\"/>\n";
+  if (c.significant)
+    out << "<text x=\"" << px(a.x(v + c.sdev) + 4) << "\" y=\"" << px(y + kBar - 3)
+        << "\" font-weight=\"bold\">*</text>\n";
+}
+
 } // namespace
 
 std::string coalesce_svg(const CoalesceResult &result, const std::string &title) {
@@ -163,7 +179,6 @@ std::string coalesce_svg(const CoalesceResult &result, const std::string &title)
 }
 
 std::string compare_svg(const CompareResult &result, const std::string &title) {
-  constexpr double kBar = 14;
   std::size_t n = std::max<std::size_t>(result.entries.size(), 1);
   double group = kBar * double(n) + 12;
   double low = 0, high = 0;
@@ -174,8 +189,7 @@ std::string compare_svg(const CompareResult &result, const std::string &title) {
         high = std::max(high, *c.value + c.sdev);
       }
   Axis a = axis_for(low, high);
-  double legend = 18 * double(n);
-  double top = kTop + legend;
+  double top = kTop + 18 * double(n); // below the legend
   double bottom = top + group * double(std::max<std::size_t>(result.rows.size(), 1));
   std::ostringstream out;
   open_svg(out, bottom + kBottom, title,
@@ -194,23 +208,8 @@ std::string compare_svg(const CompareResult &result, const std::string &title) {
     const CompareRow &row = result.rows[i];
     double y0 = top + group * double(i) + 6;
     draw_label(out, y0 + kBar * double(n) / 2, row_name(row.name, row.rank));
-    for (std::size_t e = 0; e < row.cells.size(); ++e) {
-      const CompareCell &c = row.cells[e];
-      if (!c.value) continue;
-      double y = y0 + kBar * double(e), x0 = a.x(std::min(0.0, *c.value)),
-             x1 = a.x(std::max(0.0, *c.value));
-      out << "<rect x=\"" << px(x0) << "\" y=\"" << px(y + 1) << "\" width=\""
-          << px(std::max(0.5, x1 - x0)) << "\" height=\"" << kBar - 2 << "\" fill=\""
-          << kColours[e % 8] << "\"><title>" << esc(result.entries[e]) << ": " << num(*c.value)
-          << "</title></rect>\n";
-      if (c.sdev > 0)
-        out << "<line x1=\"" << px(a.x(*c.value - c.sdev)) << "\" y1=\"" << px(y + kBar / 2)
-            << "\" x2=\"" << px(a.x(*c.value + c.sdev)) << "\" y2=\"" << px(y + kBar / 2)
-            << "\" stroke=\"#000\"/>\n";
-      if (c.significant)
-        out << "<text x=\"" << px(a.x(std::max(*c.value, *c.value + c.sdev)) + 4) << "\" y=\""
-            << px(y + kBar - 3) << "\" font-weight=\"bold\">*</text>\n";
-    }
+    for (std::size_t e = 0; e < row.cells.size(); ++e)
+      draw_bar(out, a, row.cells[e], result.entries[e], e, y0 + kBar * double(e));
   }
   out << "</svg>\n";
   return out.str();

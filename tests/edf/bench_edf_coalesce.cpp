@@ -4,6 +4,7 @@
 // statistics rows), then times what `idb edf` does for a COALESCE over all of them with
 // one label pattern: parse the .edf, resolve [DBLIST], read every run (one query per run,
 // merged per probe and rank), compute COALESCE for every probe with all ranks merged.
+// Prints wall time per phase and the process's CPU time (steadier on a shared machine).
 // Loading is not timed; an existing database with the right runs is reused.
 //   bench_edf_coalesce [--runs N] [--ranks N] [--nodes N] [--db PATH] [--repeat N]
 //   (default /tmp/idb-bench-edf.db)
@@ -13,6 +14,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <filesystem>
 #include <string>
 
@@ -62,6 +64,7 @@ void fill(const std::string &path, int runs, int ranks, int nodes) {
 
 double coalesce_once(const std::string &edf_path, const std::string &db, std::size_t &rows) {
   auto start = Clock::now();
+  std::clock_t cpu_start = std::clock();
   idb::edf::ParseResult parsed = idb::edf::read(edf_path);
   if (!parsed.document) throw idb::edf::Error(parsed.error);
   idb::edf::Connections c;
@@ -72,8 +75,9 @@ double coalesce_once(const std::string &edf_path, const std::string &db, std::si
   idb::edf::CoalesceResult r = idb::edf::coalesce(data, {});
   double total = since(start);
   rows = r.rows.size();
-  std::printf("  parse+resolve %.3f s  read %.3f s  coalesce %.3f s  total %.3f s\n", resolve_s,
-              read_s, total - resolve_s - read_s, total);
+  double cpu = double(std::clock() - cpu_start) / CLOCKS_PER_SEC;
+  std::printf("  parse+resolve %.3f s  read %.3f s  coalesce %.3f s  total %.3f s  (CPU %.3f s)\n",
+              resolve_s, read_s, total - resolve_s - read_s, total, cpu);
   return total;
 }
 
