@@ -15,6 +15,7 @@
 #include <fstream>
 #include <iostream>
 #include <string>
+#include <unistd.h>
 
 namespace idb::cli {
 
@@ -171,6 +172,16 @@ void print(std::ostream &out, const edf::Experiment &e, const std::vector<edf::E
                                         : Format::table);
 }
 
+// Progress on a terminal: "reading runs 37/100" on standard error, erased when done.
+edf::ReadProgress progress_line() {
+  if (!::isatty(STDERR_FILENO)) return {};
+  return [](std::size_t done, std::size_t total) {
+    if (total < 10) return;
+    std::cerr << "\ridb edf: reading runs " << done << '/' << total << std::flush;
+    if (done == total) std::cerr << "\r\033[K" << std::flush;
+  };
+}
+
 int run(const EdfArgs &a) {
   edf::ParseResult parsed = edf::read(a.file);
   if (!parsed.document) {
@@ -189,7 +200,8 @@ int run(const EdfArgs &a) {
   edf::Connections connections;
   std::string base = std::filesystem::path(a.file).parent_path().string();
   std::vector<edf::EntryData> data = edf::read_entries(
-      edf::resolve(e, {edf::experiment_database(e, a.file, a.db), base, a.file}, connections));
+      edf::resolve(e, {edf::experiment_database(e, a.file, a.db), base, a.file}, connections),
+      progress_line());
   std::string title = e.title.empty() ? a.file : e.title;
   if (a.output.empty()) {
     print(std::cout, e, data, o, a.format, title);

@@ -45,8 +45,10 @@ CompareResult compare(const std::vector<EntryData> &entries, const AnalysisOptio
   CompareResult result;
   result.value = options.value;
   result.alpha = options.alpha;
-  for (const EntryData &e : entries)
+  for (const EntryData &e : entries) {
     result.entries.push_back(e.name);
+    result.notes.push_back(e.note);
+  }
   std::vector<std::int32_t> ranks = rank_keys(entries, options, true);
   for (std::int32_t probe : probes_of(entries, options)) {
     for (std::int32_t rank : ranks) {
@@ -69,13 +71,20 @@ CompareResult compare(const std::vector<EntryData> &entries, const AnalysisOptio
   return result;
 }
 
-std::vector<EntryData> read_entries(const std::vector<ResolvedEntry> &entries) {
+std::vector<EntryData> read_entries(const std::vector<ResolvedEntry> &entries,
+                                    const ReadProgress &progress) {
+  std::size_t total = 0, done = 0;
+  for (const ResolvedEntry &e : entries)
+    total += e.runs.size();
   std::vector<EntryData> out;
   for (const ResolvedEntry &e : entries) {
     EntryData &d = out.emplace_back();
     d.name = e.entry.name;
-    for (const RunRef &run : e.runs)
+    d.note = e.entry.note;
+    for (const RunRef &run : e.runs) {
       d.runs.push_back(read_run_data(run));
+      if (progress) progress(++done, total);
+    }
   }
   return out;
 }

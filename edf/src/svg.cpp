@@ -151,6 +151,12 @@ void draw_bar(std::ostringstream &out, const Axis &a, const CompareCell &c,
         << "\" font-weight=\"bold\">*</text>\n";
 }
 
+// "name: note", or the name alone.
+std::string legend_text(const CompareResult &r, std::size_t e) {
+  bool noted = e < r.notes.size() && !r.notes[e].empty();
+  return noted ? r.entries[e] + ": " + r.notes[e] : r.entries[e];
+}
+
 } // namespace
 
 std::string coalesce_svg(const CoalesceResult &result, const std::string &title) {
@@ -200,7 +206,7 @@ std::string compare_svg(const CompareResult &result, const std::string &title) {
     double y = kTop + 18 * double(e);
     out << "<rect x=\"" << kLabel << "\" y=\"" << px(y - 10)
         << "\" width=\"12\" height=\"12\" fill=\"" << kColours[e % 8] << "\"/>\n<text x=\""
-        << kLabel + 18 << "\" y=\"" << px(y) << "\">" << esc(result.entries[e]) << "</text>\n";
+        << kLabel + 18 << "\" y=\"" << px(y) << "\">" << esc(legend_text(result, e)) << "</text>\n";
   }
   draw_axis(out, a, top, bottom, unit_of(result.value));
   if (result.rows.empty()) draw_label(out, top + group / 2, "no probe has a value");

@@ -33,6 +33,7 @@ RunData run_of(const std::string &label, const std::vector<double> &per_rank) {
 std::vector<EntryData> five_runs() {
   // Rank 0: 1 2 3 4 100; rank 1: 2 2 2 2 2.
   return {{"a-*",
+           "",
            {run_of("a1", {4, 2}), run_of("a2", {100, 2}), run_of("a3", {2, 2}),
             run_of("a4", {1, 2}), run_of("a5", {3, 2})}}};
 }
@@ -106,10 +107,11 @@ TEST(EdfCoalesce, ProbeFilter) {
 TEST(EdfCompare, GroupsAndSingleRuns) {
   // Rank 0: base {1, 2, 3}, fast {4, 5, 6, 7} (Welch: p ≈ 0.01), one {2}.
   std::vector<EntryData> e{
-      {"base-*", {run_of("b1", {1, 9}), run_of("b2", {2, 9}), run_of("b3", {3, 9})}},
+      {"base-*", "", {run_of("b1", {1, 9}), run_of("b2", {2, 9}), run_of("b3", {3, 9})}},
       {"fast-*",
+       "",
        {run_of("f1", {4, 9}), run_of("f2", {5, 9}), run_of("f3", {6, 9}), run_of("f4", {7, 9})}},
-      {"one", {run_of("o1", {2, 0})}}};
+      {"one", "", {run_of("o1", {2, 0})}}};
   AnalysisOptions o;
   CompareResult r = compare(e, o);
   EXPECT_EQ(r.entries, (std::vector<std::string>{"base-*", "fast-*", "one"}));
@@ -144,7 +146,7 @@ TEST(EdfCompare, GroupsAndSingleRuns) {
 }
 
 TEST(EdfCompare, ZeroBaseAndMissingRank) {
-  std::vector<EntryData> e{{"zero", {run_of("z", {0})}}, {"two", {run_of("t", {3, 4})}}};
+  std::vector<EntryData> e{{"zero", "", {run_of("z", {0})}}, {"two", "", {run_of("t", {3, 4})}}};
   AnalysisOptions o;
   CompareResult r = compare(e, o);
   ASSERT_EQ(r.rows.size(), 2u);
@@ -167,9 +169,12 @@ TEST(EdfAnalysis, EndToEndThroughSqlite) {
       parse("[PREAMBLE]\nMode COALESCE\nDatabase exp.db\n[DBLIST]\nr-*\n", dir.file("e.edf"));
   ASSERT_TRUE(p.document) << p.error;
   Connections c;
+  std::vector<std::pair<std::size_t, std::size_t>> seen;
   std::vector<EntryData> data = read_entries(
       resolve(p.experiment,
-              {experiment_database(p.experiment, dir.file("e.edf"), ""), dir.path(), "e"}, c));
+              {experiment_database(p.experiment, dir.file("e.edf"), ""), dir.path(), "e"}, c),
+      [&](std::size_t done, std::size_t total) { seen.emplace_back(done, total); });
+  EXPECT_EQ(seen, (std::vector<std::pair<std::size_t, std::size_t>>{{1, 3}, {2, 3}, {3, 3}}));
   AnalysisOptions o;
   o.probe = "1";
   CoalesceResult r = coalesce(data, o);

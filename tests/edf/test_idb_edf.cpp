@@ -122,13 +122,16 @@ TEST_F(IdbEdf, SvgRendersInBothModes) {
   if (std::system("command -v rsvg-convert >/dev/null 2>&1") != 0)
     GTEST_SKIP() << "rsvg-convert is not installed (scripts/setup.sh installs librsvg2-bin)";
   for (std::string mode : {"COALESCE", "COMPARE"}) {
-    std::string file = edf(mode, "base-*\nopt-*\n");
+    std::string file = edf(mode, "base-*  the baseline\nopt-*\n");
     std::string svg = dir.file(mode + ".svg"), png = dir.file(mode + ".png");
     Result r = idb({file, "--format", "svg", "--output", svg});
     ASSERT_EQ(r.status, 0) << r.err;
     std::string text = read_file(svg);
     EXPECT_NE(text.find("<svg xmlns=\"http://www.w3.org/2000/svg\""), std::string::npos);
     EXPECT_NE(text.find("test &lt;&amp;&gt; run"), std::string::npos); // the title, escaped
+    if (mode == "COMPARE") {
+      EXPECT_NE(text.find(">base-*: the baseline</text>"), std::string::npos);
+    }
     Result raster = shell(dir, {"rsvg-convert", "--format", "png", "--output", png, svg});
     ASSERT_EQ(raster.status, 0) << raster.err;
     std::string bytes = read_file(png);

@@ -9,6 +9,7 @@
 #include "idb/edf_runs.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -43,12 +44,16 @@ double t_two_sided_p(double t, double df);
 
 // The runs of one [DBLIST] entry, read.
 struct EntryData {
-  std::string name; // the entry as written
+  std::string name, note; // the entry as written
   std::vector<RunData> runs;
 };
 
+// Called after each run read with the runs read so far and their total.
+using ReadProgress = std::function<void(std::size_t done, std::size_t total)>;
+
 // Reads every run of every resolved entry. Throws store::Error on an engine failure.
-std::vector<EntryData> read_entries(const std::vector<ResolvedEntry> &entries);
+std::vector<EntryData> read_entries(const std::vector<ResolvedEntry> &entries,
+                                    const ReadProgress &progress = {});
 
 struct AnalysisOptions {
   Value value = Value::total;
@@ -118,6 +123,7 @@ struct CompareResult {
   Value value = Value::total;
   double alpha = 0.05;
   std::vector<std::string> entries; // entry names, in [DBLIST] order
+  std::vector<std::string> notes;   // their notes, beside them
   std::vector<CompareRow> rows;     // by probe, then rank
 };
 
