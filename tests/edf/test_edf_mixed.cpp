@@ -5,7 +5,7 @@
 // read back as the same numbers, bit for bit.
 #include "edf_support.hpp"
 #include "files.hpp"
-#include "idb/edf_runs.hpp"
+#include "idb/edf_analysis.hpp"
 
 #include <gtest/gtest.h>
 #include <pqxx/pqxx>
@@ -76,6 +76,41 @@ TEST_F(EdfMixed, LabelsFilesAndPostgresInOneList) {
       EXPECT_EQ(value_of(local.probes[i], v), value_of(server.probes[i], v));
   EXPECT_EQ(server.names, local.names);
   EXPECT_EQ(value_of(read_run_data(r[1].runs[0]).probes.at(2), Value::total), 1.5);
+}
+
+// The experiment's database on the server: labels and patterns resolve there, and
+// COMPARE runs over them with the same numbers as on SQLite.
+TEST_F(EdfMixed, ExperimentDatabaseOnTheServer) {
+  for (int i = 1; i <= 3; ++i) {
+    test::load_as(url, test::simple_run(1.0 + 0.1 * i), "base-" + std::to_string(i));
+    test::load_as(url, test::simple_run(2.0 + 0.1 * i), "opt-" + std::to_string(i));
+  }
+  std::string text = "[PREAMBLE]\nMode COMPARE\nDatabase " + url + "\n[DBLIST]\nbase-*\nopt-*\n";
+  ParseResult p = parse(text, "e.edf");
+  ASSERT_TRUE(p.document) << p.error;
+  EXPECT_EQ(experiment_database(p.experiment, dir.file("e.edf"), ""), url);
+  Connections connections;
+  std::vector<EntryData> data =
+      read_entries(resolve(p.experiment, {url, dir.path(), "e.edf"}, connections));
+  ASSERT_EQ(data.size(), 2u);
+  EXPECT_EQ(data[1].runs.size(), 3u);
+  AnalysisOptions o;
+  o.probe = "1";
+  CompareResult r = compare(data, o);
+  ASSERT_EQ(r.rows.size(), 1u);
+  EXPECT_NEAR(*r.rows[0].cells[1].diff, 1.0, 1e-12);
+  EXPECT_TRUE(r.rows[0].cells[1].significant);
+  p = parse("[PREAMBLE]\nMode COMPARE\n[DBLIST]\nbase-9\n", "e.edf");
+  try {
+    resolve(p.experiment, {url, "", "e.edf"}, connections);
+    FAIL() << "resolved an unknown label";
+  } catch (const Error &e) {
+    std::string message = e.what();
+    EXPECT_EQ(
+        message.rfind("e.edf:4:1: [DBLIST] entry 'base-9': no run labelled so in postgresql://", 0),
+        0u)
+        << message;
+  }
 }
 
 TEST_F(EdfMixed, ServerEntryMustHoldOneRun) {

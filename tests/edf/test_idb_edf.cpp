@@ -182,3 +182,61 @@ TEST_F(IdbEdf, ErrorsAreOneLine) {
 
 } // namespace
 } // namespace idb::test
+
+namespace idb::test {
+namespace {
+
+// Real profiles: the reader tests' generator program run three times under the real
+// runtime, each profile stored with `idb load`. Its activation counts do not depend on
+// timing, so COALESCE of `count` must find every probe perfectly regular, while its times
+// vary from run to run.
+TEST(IdbEdfReal, CoalesceOfRealRuns) {
+  TempDir dir;
+  std::string db = dir.file("real.db");
+  for (int i = 1; i <= 3; ++i) {
+    std::string profile = dir.file("p" + std::to_string(i) + ".idbprof");
+    Result run = shell(dir, {"env", "IDB_OUT=" + profile, IDB_TEST_GENERATOR});
+    ASSERT_EQ(run.status, 0) << run.err;
+    Result load = shell(
+        dir, {IDB_TEST_CLI, "load", profile, "--db", db, "--label", "real-" + std::to_string(i)});
+    ASSERT_EQ(load.status, 0) << load.err;
+  }
+  std::string edf = dir.file("real.edf");
+  Result made = shell(dir, {IDB_TEST_CLI, "edf", "new", edf});
+  ASSERT_EQ(made.status, 0) << made.err;
+  std::string text = read_file(edf);
+  text = text.substr(0, text.find("run-1")) + "real-*  three runs of the generator\n";
+  FILE *f = std::fopen(edf.c_str(), "wb");
+  std::fwrite(text.data(), 1, text.size(), f);
+  std::fclose(f);
+  Result counts =
+      shell(dir, {IDB_TEST_CLI, "edf", edf, "--db", db, "--value", "count", "--format", "csv"});
+  ASSERT_EQ(counts.status, 0) << counts.err;
+  // probe,name,rank,runs,min,q1,median,q3,max,...,cv is column 15.
+  int rows = 0;
+  bool saw_solve = false;
+  std::size_t at = counts.out.find('\n') + 1;
+  while (at < counts.out.size()) {
+    std::string line = counts.out.substr(at, counts.out.find('\n', at) - at);
+    at += line.size() + 1;
+    std::vector<std::string> cells;
+    for (std::size_t from = 0, comma; from <= line.size(); from = comma + 1) {
+      comma = std::min(line.find(',', from), line.size());
+      cells.push_back(line.substr(from, comma - from));
+    }
+    ASSERT_GE(cells.size(), 15u) << line;
+    EXPECT_EQ(cells[3], "3") << line;
+    EXPECT_EQ(cells[4], cells[8]) << line; // min == max
+    EXPECT_EQ(cells[14], "0") << line;     // cv
+    saw_solve = saw_solve || cells[1] == "solve";
+    ++rows;
+  }
+  EXPECT_GE(rows, 8);
+  EXPECT_TRUE(saw_solve) << counts.out;
+  Result times = shell(dir, {IDB_TEST_CLI, "edf", edf, "--db", db, "--probe", "main"});
+  ASSERT_EQ(times.status, 0) << times.err;
+  EXPECT_NE(times.out.find("main"), std::string::npos) << times.out;
+}
+
+} // namespace
+} // namespace idb::test
