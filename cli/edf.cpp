@@ -202,6 +202,8 @@ int run(const EdfArgs &a) {
   std::vector<edf::EntryData> data = edf::read_entries(
       edf::resolve(e, {edf::experiment_database(e, a.file, a.db), base, a.file}, connections),
       progress_line());
+  if (!o.probe.empty() && edf::probes_of(data, o).empty())
+    return fail("no probe with ID or description '" + o.probe + "' in these runs", 1);
   std::string title = e.title.empty() ? a.file : e.title;
   if (a.output.empty()) {
     print(std::cout, e, data, o, a.format, title);

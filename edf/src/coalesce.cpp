@@ -3,6 +3,7 @@
 // of variation, and the runs' records merged exactly into pooled statistics.
 #include "select.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace idb::edf {
@@ -24,7 +25,7 @@ void summarise(CoalesceRow &row, const ProbeRank &pooled) {
   const idb_stats_t &s = pooled.stats;
   row.pooled = {s.count,
                 s.count ? s.mean : 0.0,
-                std::sqrt(idb_stats_variance(&s)),
+                std::sqrt(std::max(0.0, idb_stats_variance(&s))),
                 s.count ? s.min : 0.0,
                 s.count ? s.max : 0.0,
                 s.sum};

@@ -98,7 +98,7 @@ double value_of(const ProbeRank &p, Value value) {
   case Value::range:
     return s.count > 0 ? s.max - s.min : 0.0;
   case Value::sdev:
-    return std::sqrt(idb_stats_variance(&s));
+    return std::sqrt(std::max(0.0, idb_stats_variance(&s))); // M2 off by rounding: not NaN
   case Value::count:
     return double(s.count);
   case Value::noise:

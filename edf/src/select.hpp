@@ -6,9 +6,6 @@
 
 namespace idb::edf {
 
-// Probe IDs present in any run, matching options.probe, ascending.
-std::vector<std::int32_t> probes_of(const std::vector<EntryData> &entries,
-                                    const AnalysisOptions &options);
 // The probe's description in the first run that has one, else "probe N".
 std::string name_of(const std::vector<EntryData> &entries, std::int32_t probe);
 // The rank keys of the rows: kAllRanks, one rank, or (each) every rank of any run.

@@ -152,6 +152,22 @@ std::string set_autoinst(Document &doc, std::string_view selection) {
   return "";
 }
 
+std::optional<std::string> read_autoinst(const std::string &path, std::string &error) {
+  ParseResult r = read(path);
+  if (!r.document) {
+    error = r.error;
+    return std::nullopt;
+  }
+  return autoinst(*r.document).value_or("");
+}
+
+std::string update_autoinst(const std::string &path, std::string_view selection) {
+  ParseResult r = read(path);
+  if (!r.document) return r.error;
+  if (std::string e = set_autoinst(*r.document, selection); !e.empty()) return path + ": " + e;
+  return save(*r.document, path);
+}
+
 std::string set_field(Document &doc, std::string_view key, std::string_view value) {
   if (key.empty() || key.find_first_of(" \t#\r\n[") != std::string_view::npos)
     return "'" + std::string(key) + "' is not a key";

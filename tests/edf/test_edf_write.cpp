@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <string>
 
 namespace idb::edf {
@@ -107,6 +108,34 @@ TEST(EdfWrite, SaveReplacesTheFile) {
   EXPECT_EQ(
       save(doc, dir.file("no/such/dir.edf")).rfind(dir.file("no/such/dir.edf") + ": cannot", 0),
       0u);
+}
+
+TEST(EdfWrite, InstrumenterCalls) {
+  test::TempDir dir;
+  std::string path = dir.file("e.edf");
+  std::string head = "# grow and prune\n[PREAMBLE]\nMode  COALESCE  # keep\n[AUTOINST]\n";
+  std::string tail = "[DBLIST]\nr-*   runs\n";
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << head << "PROC main\n" << tail;
+  }
+  std::string error;
+  EXPECT_EQ(read_autoinst(path, error), "PROC main\n");
+  EXPECT_EQ(update_autoinst(path, "PROC main\nLOOP solve:12\n"), "");
+  EXPECT_EQ(test::read_file(path), head + "PROC main\nLOOP solve:12\n" + tail);
+  // Refused selections and broken files leave the file as it was.
+  EXPECT_EQ(update_autoinst(path, "[DBLIST]\n"),
+            path + ": line 1 of the selection reads as a section header: '[DBLIST]'");
+  EXPECT_EQ(test::read_file(path), head + "PROC main\nLOOP solve:12\n" + tail);
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << "[PREAMBLE]\nMode x\n[DBLIST]\n";
+  }
+  EXPECT_EQ(update_autoinst(path, "PROC f\n"),
+            path + ":2:6: unknown mode 'x' (COALESCE or COMPARE)");
+  EXPECT_FALSE(read_autoinst(path, error));
+  EXPECT_EQ(error, path + ":2:6: unknown mode 'x' (COALESCE or COMPARE)");
+  EXPECT_EQ(test::read_file(path), "[PREAMBLE]\nMode x\n[DBLIST]\n");
 }
 
 } // namespace

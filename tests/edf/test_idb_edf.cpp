@@ -174,6 +174,9 @@ TEST_F(IdbEdf, ErrorsAreOneLine) {
   EXPECT_EQ(r.status, 1);
   EXPECT_EQ(r.err, "idb edf: " + dir.file("COALESCE.edf") + ":6:1: [DBLIST] entry 'base-1': no " +
                        "database at " + dir.file("none.db") + " (idb load creates one)\n");
+  r = idb({edf("COALESCE", "base-1\n"), "--probe", "no such probe"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err, "idb edf: no probe with ID or description 'no such probe' in these runs\n");
   r = idb({dir.file("missing.edf")});
   EXPECT_EQ(r.status, 1);
   EXPECT_EQ(r.err,

@@ -120,6 +120,13 @@ std::optional<std::string> autoinst(const Document &doc);
 // the format cannot hold; the document is then unchanged.
 std::string set_autoinst(Document &doc, std::string_view selection);
 
+// The instrumenter's two calls (`idb-instrument --edf FILE`). read_autoinst: the
+// selection in FILE's [AUTOINST] ("" when the section is absent), or nullopt with `error`
+// set ("FILE:LINE:COLUMN: ..." or "FILE: cannot read: ..."). update_autoinst: read FILE,
+// set_autoinst, save; returns "" or the error, and leaves the file untouched on error.
+std::optional<std::string> read_autoinst(const std::string &path, std::string &error);
+std::string update_autoinst(const std::string &path, std::string_view selection);
+
 // Sets the [PREAMBLE] key (matched without regard to case) to `value`, keeping the line's
 // indent, gap and comment, or appends a new line when the key is absent. Returns "" on
 // success, or an error for a value holding a line break or " #" (which would start a

@@ -67,6 +67,11 @@ struct AnalysisOptions {
 
 inline constexpr std::int32_t kAllRanks = -1;
 
+// The IDs of the probes present in any run that match options.probe, ascending: the probes
+// the analysis makes rows for.
+std::vector<std::int32_t> probes_of(const std::vector<EntryData> &entries,
+                                    const AnalysisOptions &options);
+
 // The probe's statistics over every run of the row, merged exactly.
 struct Pooled {
   std::uint64_t count = 0;   // activations
