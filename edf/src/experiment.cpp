@@ -62,6 +62,14 @@ bool is_url(std::string_view s) {
   return s.starts_with("postgresql://") || s.starts_with("postgres://");
 }
 
+// "scheme://user:password@...": a password before the host.
+bool url_has_password(std::string_view url) {
+  std::size_t start = url.find("://") + 3, at = url.find('@', start);
+  std::size_t slash = url.find('/', start);
+  if (at == std::string_view::npos || (slash != std::string_view::npos && slash < at)) return false;
+  return url.substr(start, at - start).find(':') != std::string_view::npos;
+}
+
 bool collect_fields(Checker &c, const Section &preamble) {
   for (const Line &l : preamble.lines) {
     if (l.key.empty()) continue;
@@ -103,6 +111,7 @@ bool check_database(Checker &c, Experiment &e) {
         return c.fail(l->line, l->key_column, "'" + l->key + "' needs Host (a PostgreSQL server)");
     return true;
   }
+  if (host->value.empty()) return c.fail(host->line, host->key_column, "Host has no value");
   if (!db || is_url(db->value))
     return c.fail(host->line, host->key_column,
                   "Host needs Database, the name of a database on that server (not a URL)");
@@ -162,6 +171,10 @@ bool check_dblist(Checker &c, const Section &dblist, Experiment &e) {
       return c.fail(l.line, l.key_column,
                     "'" + l.key + "' is listed twice (first on line " + std::to_string(it->second) +
                         ")");
+    if (is_url(l.key) && url_has_password(l.key))
+      c.warn(l.line, l.key_column,
+             "a password in the file is readable by anyone who can read the file; "
+             "PGPASSWORD or ~/.pgpass is the safe place");
     e.dblist.push_back({l.key, l.value, {l.line, l.key_column}});
   }
   return true;

@@ -33,9 +33,20 @@ std::string sqlite_url(const std::string &name, const std::string &base) {
   return (fs::path(base) / path).lexically_normal().string();
 }
 
+// The name with a URL's password replaced by ***, for messages.
+std::string shown(const std::string &name) {
+  if (!server_url(name)) return name;
+  std::size_t start = name.find("://") + 3, at = name.find('@', start);
+  std::size_t slash = name.find('/', start);
+  if (at == std::string::npos || (slash != std::string::npos && slash < at)) return name;
+  std::size_t colon = name.find(':', start);
+  if (colon == std::string::npos || colon > at) return name;
+  return name.substr(0, colon + 1) + "***" + name.substr(at);
+}
+
 std::string where(const ResolveOptions &o, const DbEntry &d) {
   return o.path + ":" + std::to_string(d.at.line) + ":" + std::to_string(d.at.column) +
-         ": [DBLIST] entry '" + d.name + "': ";
+         ": [DBLIST] entry '" + shown(d.name) + "': ";
 }
 
 // Every run of a database as (run_id, label), in load order.
@@ -119,8 +130,8 @@ std::vector<ResolvedEntry> resolve(const Experiment &e, const ResolveOptions &op
     }
     for (const RunRef &run : r.runs)
       if (auto [it, fresh] = seen.emplace(std::pair(run.location, run.run_id), d.name); !fresh)
-        throw Error(where(options, d) + "run '" + run.label + "' is named by '" + it->second +
-                    "' too");
+        throw Error(where(options, d) + "run '" + run.label + "' is named by '" +
+                    shown(it->second) + "' too");
   }
   return out;
 }

@@ -146,6 +146,13 @@ TEST(EdfParse, ConnectionKeysMakeAUrl) {
   EXPECT_EQ(r.experiment.database, "postgresql://ann:s%3Acret@h/d");
   ASSERT_EQ(r.warnings.size(), 1u);
   EXPECT_EQ(r.warnings[0].rfind("x.edf:5:1: a password in the file", 0), 0u) << r.warnings[0];
+  r = parse("[PREAMBLE]\nMode COMPARE\n[DBLIST]\n postgresql://ann:pw@h/d\npostgresql://h/d\n",
+            "x.edf");
+  ASSERT_TRUE(r.document) << r.error;
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_EQ(r.warnings[0].rfind("x.edf:4:2: a password in the file", 0), 0u) << r.warnings[0];
+  EXPECT_EQ(error_of("[PREAMBLE]\nMode COMPARE\nHost\nDatabase d\n[DBLIST]\n"),
+            "x.edf:3:1: Host has no value");
   EXPECT_EQ(error_of("[PREAMBLE]\nMode COMPARE\nPort 5432\n[DBLIST]\n"),
             "x.edf:3:1: 'Port' needs Host (a PostgreSQL server)");
   EXPECT_EQ(error_of("[PREAMBLE]\nMode COMPARE\nHost h\n[DBLIST]\n"),

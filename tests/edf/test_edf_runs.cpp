@@ -99,6 +99,10 @@ TEST_F(EdfRuns, EveryFailureNamesTheEntry) {
                 ":4:1: [DBLIST] entry 'opt-1': a run label, but the experiment names no database "
                 "(Database in [PREAMBLE], or --db)");
   EXPECT_EQ(error_of("", db), dir.file("e.edf") + ": [DBLIST] names no runs");
+  // A password in a URL entry is never echoed (nothing listens on port 1).
+  std::string e = error_of("postgresql://ann:s3cret@127.0.0.1:1/d\n", db);
+  EXPECT_EQ(e.find("s3cret"), std::string::npos) << e;
+  EXPECT_NE(e.find("entry 'postgresql://ann:***@127.0.0.1:1/d'"), std::string::npos) << e;
 }
 
 // Rank 0: probe 5 under probe 1 ({1, 3} s, noise 0.1, CPU {0.5, 1.5}) and under the root
