@@ -149,27 +149,29 @@ int write_skeleton(int argc, char **argv) {
   return 0;
 }
 
+// The rows' format for the CLI's writer (svg is drawn, not written as rows).
+Format rows_format(Output format) {
+  return format == Output::csv    ? Format::csv
+         : format == Output::json ? Format::json
+                                  : Format::table;
+}
+
 void print(std::ostream &out, const edf::Experiment &e, const std::vector<edf::EntryData> &data,
            const edf::AnalysisOptions &o, Output format, const std::string &title) {
+  bool people = format == Output::table;
   if (e.mode == edf::Mode::coalesce) {
     edf::CoalesceResult r = edf::coalesce(data, o);
     if (format == Output::svg)
       out << edf::coalesce_svg(r, title);
     else
-      write_rows(out, edf::coalesce_rows(r, format == Output::table),
-                 format == Output::csv    ? Format::csv
-                 : format == Output::json ? Format::json
-                                          : Format::table);
+      write_rows(out, edf::coalesce_rows(r, people), rows_format(format));
     return;
   }
   edf::CompareResult r = edf::compare(data, o);
   if (format == Output::svg)
     out << edf::compare_svg(r, title);
   else
-    write_rows(out, edf::compare_rows(r, format == Output::table),
-               format == Output::csv    ? Format::csv
-               : format == Output::json ? Format::json
-                                        : Format::table);
+    write_rows(out, edf::compare_rows(r, people), rows_format(format));
 }
 
 // Progress on a terminal: "reading runs 37/100" on standard error, erased when done.
