@@ -10,12 +10,16 @@ namespace idb::edf {
 
 namespace {
 
-// The values of one entry's runs for a row, and the cell they give (without comparison).
-CompareCell cell_of(const EntryData &e, std::int32_t probe, std::int32_t rank, Value value,
-                    std::vector<double> &values) {
-  for (const RunData &r : e.runs)
-    if (std::optional<ProbeRank> p = pick(r, probe, rank)) values.push_back(value_of(*p, value));
+// The cell of one entry for a row: its runs' values and their mean and deviation (the
+// comparison with the first entry comes after).
+CompareCell cell_of(const EntryData &e, std::int32_t probe, std::int32_t rank, Value value) {
   CompareCell c;
+  std::vector<double> &values = c.run_values;
+  for (const RunData &r : e.runs)
+    if (std::optional<ProbeRank> p = pick(r, probe, rank)) {
+      values.push_back(value_of(*p, value));
+      c.run_labels.push_back(r.run.label);
+    }
   c.runs = values.size();
   if (values.empty()) return c;
   double sum = 0, ss = 0;
@@ -29,13 +33,12 @@ CompareCell cell_of(const EntryData &e, std::int32_t probe, std::int32_t rank, V
   return c;
 }
 
-void against_first(CompareCell &c, const CompareCell &first, const std::vector<double> &values,
-                   const std::vector<double> &first_values, double alpha) {
+void against_first(CompareCell &c, const CompareCell &first, double alpha) {
   if (!c.value || !first.value) return;
   c.diff = *c.value - *first.value;
   if (*first.value != 0) c.ratio = *c.value / *first.value;
   if (&c == &first) return; // the first entry: difference 0, ratio 1, nothing to test
-  c.test = welch(first_values, values);
+  c.test = welch(first.run_values, c.run_values);
   c.significant = c.test && c.test->p < alpha;
 }
 
@@ -55,15 +58,14 @@ CompareResult compare(const std::vector<EntryData> &entries, const AnalysisOptio
       CompareRow row;
       row.probe = probe;
       row.rank = rank;
-      std::vector<std::vector<double>> values(entries.size());
       bool any = false;
       for (std::size_t i = 0; i < entries.size(); ++i) {
-        row.cells.push_back(cell_of(entries[i], probe, rank, options.value, values[i]));
+        row.cells.push_back(cell_of(entries[i], probe, rank, options.value));
         any = any || row.cells.back().value;
       }
       if (!any) continue;
       for (std::size_t i = 0; i < entries.size(); ++i)
-        against_first(row.cells[i], row.cells[0], values[i], values[0], options.alpha);
+        against_first(row.cells[i], row.cells[0], options.alpha);
       row.name = name_of(entries, probe);
       result.rows.push_back(std::move(row));
     }

@@ -125,6 +125,8 @@ TEST(EdfCompare, GroupsAndSingleRuns) {
   EXPECT_DOUBLE_EQ(*row.cells[0].diff, 0);
   EXPECT_DOUBLE_EQ(*row.cells[0].ratio, 1);
   EXPECT_FALSE(row.cells[0].test);
+  EXPECT_EQ(row.cells[1].run_labels, (std::vector<std::string>{"f1", "f2", "f3", "f4"}));
+  EXPECT_EQ(row.cells[1].run_values, (std::vector<double>{4, 5, 6, 7}));
   EXPECT_DOUBLE_EQ(*row.cells[1].value, 5.5);
   EXPECT_DOUBLE_EQ(*row.cells[1].diff, 3.5);
   EXPECT_DOUBLE_EQ(*row.cells[1].ratio, 2.75);

@@ -108,13 +108,15 @@ struct CoalesceResult {
 CoalesceResult coalesce(const std::vector<EntryData> &entries, const AnalysisOptions &options);
 
 struct CompareCell {
-  std::size_t runs = 0;        // runs of the entry with a value (0: no value)
-  std::optional<double> value; // mean over those runs
-  double sdev = 0;             // their sample deviation (0 for one run)
-  std::optional<double> diff;  // value − the first entry's value
-  std::optional<double> ratio; // value / the first entry's value; nullopt when that is 0
-  std::optional<TTest> test;   // Welch's test against the first entry, both ≥ 2 runs
-  bool significant = false;    // test->p < alpha
+  std::size_t runs = 0;                // runs of the entry with a value (0: no value)
+  std::optional<double> value;         // mean over those runs
+  double sdev = 0;                     // their sample deviation (0 for one run)
+  std::optional<double> diff;          // value − the first entry's value
+  std::optional<double> ratio;         // value / the first entry's value; nullopt when that is 0
+  std::optional<TTest> test;           // Welch's test against the first entry, both ≥ 2 runs
+  bool significant = false;            // test->p < alpha
+  std::vector<std::string> run_labels; // the runs with a value, for per-run series
+  std::vector<double> run_values;      // their values, beside them
 };
 
 struct CompareRow {
