@@ -10,6 +10,8 @@ packages=(
   libsqlite3-dev sqlite3
   postgresql libpqxx-dev libpq-dev
   openmpi-bin libopenmpi-dev
+  librsvg2-bin
+  clang-14 libclang-rt-14-dev
 )
 
 missing=()
