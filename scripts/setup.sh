@@ -9,6 +9,8 @@ packages=(
   clang-format clang-tidy binutils
   libsqlite3-dev sqlite3
   postgresql libpqxx-dev libpq-dev
+  openmpi-bin
+  libopenmpi-dev
 )
 
 missing=()

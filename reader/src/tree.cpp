@@ -37,6 +37,13 @@ constexpr Column kCounts[] = {{"count", 10}, {"incl s", 12},  {"excl s", 12}, {"
                               {"%par", 7},   {"mean us", 11}, {"sdev us", 11}};
 constexpr Column kCpu[] = {{"cpu s", 12}, {"cpu n", 7}};
 constexpr Column kNoise{"noise s", 12};
+constexpr Column kBytes[] = {{"sent B", 12}, {"recv B", 12}};
+
+bool has_bytes(const Cfh &cfh) {
+  for (const Node &n : cfh.nodes)
+    if (n.stats.bytes_sent || n.stats.bytes_recv) return true;
+  return false;
+}
 
 using Row = std::vector<std::string>; // the label, then one cell per column
 
@@ -46,6 +53,7 @@ struct Printer {
   const TreeOptions &options;
   std::vector<NodeTimes> times;
   std::vector<std::vector<std::uint32_t>> children;
+  bool show_bytes = false; // COMM nodes carry bytes: two more columns
 
   bool shown(std::uint32_t i) const {
     double root = times[0].inclusive;
@@ -68,6 +76,10 @@ struct Printer {
       r.push_back(std::to_string(s.cpu_count));
     }
     r.push_back(seconds(s.noise));
+    if (show_bytes) {
+      r.push_back(std::to_string(s.bytes_sent));
+      r.push_back(std::to_string(s.bytes_recv));
+    }
     return r;
   }
   // Shown nodes depth first in node order; iterative, as a CFH may be thousands deep.
@@ -97,6 +109,9 @@ struct Printer {
       for (const Column &c : kCpu)
         add(c);
     add(kNoise);
+    if (show_bytes)
+      for (const Column &c : kBytes)
+        add(c);
     std::vector<Row> table = rows();
     table.insert(table.begin(), header);
     for (const Row &r : table)
@@ -159,7 +174,7 @@ std::string paths_text(const Profile &profile, const Cfh &cfh) {
 void print_tree(std::ostream &out, const Profile &profile, const Cfh &cfh,
                 const TreeOptions &options) {
   if (cfh.nodes.empty()) return;
-  Printer{profile, cfh, options, node_times(cfh), children_of(cfh)}.print(out);
+  Printer{profile, cfh, options, node_times(cfh), children_of(cfh), has_bytes(cfh)}.print(out);
 }
 
 void print_profile(std::ostream &out, const Profile &profile, const TreeOptions &options) {
