@@ -10,5 +10,6 @@ int runs(int argc, char **argv);
 int query(int argc, char **argv);
 int export_rows(int argc, char **argv); // `idb export` (export is a C++ keyword)
 int report(int argc, char **argv);
+int run(int argc, char **argv);
 
 } // namespace idb::cli

@@ -21,7 +21,27 @@ std::string with_dir(std::string value, const std::string &dir) {
   return value;
 }
 
+int shell(const std::string &command, const std::string &log) {
+  int rc = std::system((command + " > " + quoted(log) + " 2>&1").c_str());
+  return rc != -1 && WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
 } // namespace
+
+CommandResult run_command(const TempDir &dir, const std::vector<std::string> &argv,
+                          const Env &env) {
+  std::string command = "cd " + quoted(dir.path()) +
+                        " && env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1";
+  for (const auto &[key, value] : env)
+    command += " " + key + "=" + quoted(with_dir(value, dir.path()));
+  for (const std::string &arg : argv)
+    command += " " + quoted(arg);
+  CommandResult result;
+  std::string log = dir.file("command.log");
+  result.status = shell(command, log);
+  result.output = read_file(log);
+  return result;
+}
 
 MpiRun mpi_run(int ranks, const std::string &program, const std::vector<std::string> &args,
                const Env &env) {
@@ -37,9 +57,7 @@ MpiRun mpi_run(int ranks, const std::string &program, const std::vector<std::str
   for (const std::string &arg : args)
     command += " " + quoted(arg);
   std::string log = run.dir.file("mpirun.log");
-  command += " > " + quoted(log) + " 2>&1";
-  int rc = std::system(command.c_str());
-  run.status = rc != -1 && WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+  run.status = shell(command, log);
   run.output = read_file(log);
   return run;
 }

@@ -1,5 +1,6 @@
 // Runs a program under the real mpirun for the MPI tests: a fresh temporary folder as the
 // working folder and IDB_OUT, extra environment, stdout and stderr collected in files.
+// Also any command (the `idb` CLI) the same way.
 #pragma once
 
 #include "files.hpp"
@@ -24,5 +25,15 @@ struct MpiRun {
 // `env` on top ("{dir}" in a value stands for the folder). Allows running as root.
 MpiRun mpi_run(int ranks, const std::string &program, const std::vector<std::string> &args,
                const Env &env = {});
+
+struct CommandResult {
+  int status = -1;    // exit status (-1: did not exit normally)
+  std::string output; // stdout and stderr together
+};
+
+// Runs `argv` through the shell in `dir`, with `env` added (and running MPI as root
+// allowed), and waits for it.
+CommandResult run_command(const TempDir &dir, const std::vector<std::string> &argv,
+                          const Env &env = {});
 
 } // namespace idb::test
