@@ -6,6 +6,7 @@
 
 #include "blob.h"
 #include "ext.h"
+#include "summary.h"
 
 #include "idb/probe.h"
 
@@ -37,13 +38,10 @@ bool absorb_probes(Reader &r, std::uint32_t count) {
   return r.ok;
 }
 
-// A message: u32 probe count, u64 probe bytes, the PROBES payload, u32 section count,
-// u64 section bytes, the sections.
-void put_message(Blob &out, const idb_ext_bytes_t &probes, const Blob &sections,
-                 std::uint32_t section_count) {
-  out.put(probes.count);
-  out.put(std::uint64_t(probes.size));
-  out.put(probes.data, probes.size);
+// A message: this rank's probe table (put_probe_table), then u32 section count, u64
+// section bytes, the sections.
+void put_message(Blob &out, const Blob &sections, std::uint32_t section_count) {
+  put_probe_table(out);
   out.put(section_count);
   out.put(std::uint64_t(sections.size));
   out.put(sections.data, sections.size);
@@ -53,12 +51,7 @@ void put_message(Blob &out, const idb_ext_bytes_t &probes, const Blob &sections,
 bool absorb_message(const unsigned char *data, std::size_t size, Blob &sections,
                     std::uint32_t &section_count) {
   Reader r{data, data + size};
-  auto probe_count = r.get<std::uint32_t>();
-  auto probe_bytes = r.get<std::uint64_t>();
-  const unsigned char *probes = r.skip(probe_bytes);
-  if (!r.ok) return false;
-  Reader pr{probes, probes + probe_bytes};
-  if (!absorb_probes(pr, probe_count)) return false;
+  if (!take_probe_table(r)) return false;
   auto count = r.get<std::uint32_t>();
   auto bytes = r.get<std::uint64_t>();
   const unsigned char *payload = r.skip(bytes);
@@ -79,11 +72,8 @@ void merge_full(MPI_Comm comm, int rank, int size) {
   std::free(own.data);
   for (int mask = 1; mask < size; mask <<= 1) {
     if (rank & mask) {
-      idb_ext_bytes_t probes{};
-      idb_ext_local_data(&probes, nullptr);
       Blob message;
-      put_message(message, probes, sections, section_count);
-      std::free(probes.data);
+      put_message(message, sections, section_count);
       send_bytes(message.failed ? nullptr : message.data, message.failed ? 0 : message.size,
                  rank - mask, comm);
       return;
@@ -102,6 +92,24 @@ void merge_full(MPI_Comm comm, int rank, int size) {
 }
 
 } // namespace
+
+void put_probe_table(Blob &out) {
+  idb_ext_bytes_t probes{};
+  idb_ext_local_data(&probes, nullptr);
+  out.put(probes.count);
+  out.put(std::uint64_t(probes.size));
+  out.put(probes.data, probes.size);
+  std::free(probes.data);
+}
+
+bool take_probe_table(Reader &in) {
+  auto count = in.get<std::uint32_t>();
+  auto bytes = in.get<std::uint64_t>();
+  const unsigned char *probes = in.skip(bytes);
+  if (!in.ok) return false;
+  Reader table{probes, probes + bytes};
+  return absorb_probes(table, count);
+}
 
 bool send_bytes(const unsigned char *data, unsigned long long size, int to, MPI_Comm comm) {
   PMPI_Send(&size, 1, MPI_UNSIGNED_LONG_LONG, to, kTag, comm);
@@ -138,13 +146,16 @@ bool recv_bytes(unsigned char **data, unsigned long long *size, int from, MPI_Co
 Mode read_mode() {
   const char *v = std::getenv("IDB_MPI_MODE");
   if (!v || !*v || !std::strcmp(v, "full")) return Mode::Full;
+  if (!std::strcmp(v, "summary")) return Mode::Summary;
   if (!std::strcmp(v, "rank")) return Mode::Rank;
-  std::fprintf(stderr, "idb: ignoring IDB_MPI_MODE=%s (expected full or rank)\n", v);
+  std::fprintf(stderr, "idb: ignoring IDB_MPI_MODE=%s (expected full, summary or rank)\n", v);
   return Mode::Full;
 }
 
 const char *mode_name(Mode mode) {
   switch (mode) {
+  case Mode::Summary:
+    return "summary";
   case Mode::Rank:
     return "rank";
   case Mode::Full:
@@ -167,7 +178,10 @@ void finalize_profile() {
   int rank = 0, size = 1;
   PMPI_Comm_rank(comm, &rank);
   PMPI_Comm_size(comm, &size);
-  merge_full(comm, rank, size);
+  if (mode == Mode::Summary)
+    merge_summary(comm, rank, size);
+  else
+    merge_full(comm, rank, size);
   PMPI_Comm_free(&comm);
 }
 
