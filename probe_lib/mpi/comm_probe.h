@@ -16,10 +16,11 @@ namespace idb::mpi {
   X(MPI_Init)                                                                                      \
   X(MPI_Init_thread)                                                                               \
   X(MPI_Send)                                                                                      \
-  X(MPI_Bsend) X(MPI_Ssend) X(MPI_Rsend) X(MPI_Recv) X(MPI_Isend) X(MPI_Ibsend) X(MPI_Issend)      \
-      X(MPI_Irsend) X(MPI_Irecv) X(MPI_Sendrecv) X(MPI_Sendrecv_replace) X(MPI_Wait)               \
-          X(MPI_Waitall) X(MPI_Waitany) X(MPI_Waitsome) X(MPI_Test) X(MPI_Testall) X(MPI_Testany)  \
-              X(MPI_Testsome) X(MPI_Probe) X(MPI_Iprobe) X(MPI_Barrier) X(MPI_Bcast) X(MPI_Reduce) \
+  X(MPI_Bsend)                                                                                     \
+  X(MPI_Ssend) X(MPI_Rsend) X(MPI_Recv) X(MPI_Isend) X(MPI_Ibsend) X(MPI_Issend) X(MPI_Irsend)     \
+      X(MPI_Irecv) X(MPI_Sendrecv) X(MPI_Sendrecv_replace) X(MPI_Wait) X(MPI_Waitall)              \
+          X(MPI_Waitany) X(MPI_Waitsome) X(MPI_Test) X(MPI_Testall) X(MPI_Testany) X(MPI_Testsome) \
+              X(MPI_Probe) X(MPI_Iprobe) X(MPI_Barrier) X(MPI_Bcast) X(MPI_Reduce)                 \
                   X(MPI_Allreduce) X(MPI_Gather) X(MPI_Gatherv) X(MPI_Scatter) X(MPI_Scatterv)     \
                       X(MPI_Allgather) X(MPI_Allgatherv) X(MPI_Alltoall) X(MPI_Alltoallv)          \
                           X(MPI_Reduce_scatter) X(MPI_Reduce_scatter_block) X(MPI_Scan)            \
@@ -89,6 +90,8 @@ public:
   Call(const Call &) = delete;
   Call &operator=(const Call &) = delete;
 
+  // False when probes do not record: the wrapper then skips counting bytes.
+  bool on() const { return opened_ >= 0; }
   void sent(std::uint64_t bytes) { sent_ += bytes; }
   void received(std::uint64_t bytes) { received_ += bytes; }
 

@@ -6,6 +6,7 @@
 
 #include "blob.h"
 #include "ext.h"
+#include "full_core.h"
 #include "summary.h"
 
 #include "idb/probe.h"
@@ -38,27 +39,17 @@ bool absorb_probes(Reader &r, std::uint32_t count) {
   return r.ok;
 }
 
-// A message: this rank's probe table (put_probe_table), then u32 section count, u64
-// section bytes, the sections.
+// A message: this rank's probe table (put_probe_table), then the sections (full_core.h).
 void put_message(Blob &out, const Blob &sections, std::uint32_t section_count) {
   put_probe_table(out);
-  out.put(section_count);
-  out.put(std::uint64_t(sections.size));
-  out.put(sections.data, sections.size);
+  put_sections(out, sections, section_count);
 }
 
 // Absorbs a child's message; false when it is malformed.
 bool absorb_message(const unsigned char *data, std::size_t size, Blob &sections,
                     std::uint32_t &section_count) {
   Reader r{data, data + size};
-  if (!take_probe_table(r)) return false;
-  auto count = r.get<std::uint32_t>();
-  auto bytes = r.get<std::uint64_t>();
-  const unsigned char *payload = r.skip(bytes);
-  if (!r.ok) return false;
-  sections.put(payload, bytes);
-  section_count += count;
-  return !sections.failed;
+  return take_probe_table(r) && take_sections(r, sections, section_count);
 }
 
 void merge_full(MPI_Comm comm, int rank, int size) {

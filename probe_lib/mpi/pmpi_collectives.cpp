@@ -25,7 +25,7 @@ int MPI_Barrier(MPI_Comm comm) {
 int MPI_Bcast(void *buffer, int count, MPI_Datatype type, int root, MPI_Comm comm) {
   Call call(k_MPI_Bcast);
   int rc = PMPI_Bcast(buffer, count, type, root, comm);
-  if (rc != MPI_SUCCESS) return rc;
+  if (rc != MPI_SUCCESS || !call.on()) return rc;
   if (comm_rank(comm) == root)
     call.sent(bytes_of(count, type));
   else
@@ -37,7 +37,7 @@ int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type,
                int root, MPI_Comm comm) {
   Call call(k_MPI_Reduce);
   int rc = PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm);
-  if (rc != MPI_SUCCESS) return rc;
+  if (rc != MPI_SUCCESS || !call.on()) return rc;
   call.sent(bytes_of(count, type));
   if (comm_rank(comm) == root) call.received(bytes_of(count, type));
   return rc;
@@ -47,7 +47,7 @@ int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype ty
                   MPI_Comm comm) {
   Call call(k_MPI_Allreduce);
   int rc = PMPI_Allreduce(sendbuf, recvbuf, count, type, op, comm);
-  if (rc != MPI_SUCCESS) return rc;
+  if (rc != MPI_SUCCESS || !call.on()) return rc;
   call.sent(bytes_of(count, type));
   call.received(bytes_of(count, type));
   return rc;
@@ -57,7 +57,7 @@ int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
   Call call(k_MPI_Gather);
   int rc = PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
-  if (rc != MPI_SUCCESS) return rc;
+  if (rc != MPI_SUCCESS || !call.on()) return rc;
   bool is_root = comm_rank(comm) == root;
   call.sent(in_place(sendbuf) ? bytes_of(recvcount, recvtype) : bytes_of(sendcount, sendtype));
   if (is_root) call.received(bytes_of((long long)recvcount * comm_size(comm), recvtype));
@@ -70,7 +70,7 @@ int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
   Call call(k_MPI_Gatherv);
   int rc =
       PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
-  if (rc != MPI_SUCCESS) return rc;
+  if (rc != MPI_SUCCESS || !call.on()) return rc;
   int rank = comm_rank(comm);
   if (rank == root) {
     call.received(bytes_of(recvcounts, comm_size(comm), recvtype));
@@ -86,7 +86,7 @@ int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
   Call call(k_MPI_Scatter);
   int rc = PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
-  if (rc != MPI_SUCCESS) return rc;
+  if (rc != MPI_SUCCESS || !call.on()) return rc;
   bool is_root = comm_rank(comm) == root;
   if (is_root) call.sent(bytes_of((long long)sendcount * comm_size(comm), sendtype));
   call.received(is_root && in_place(recvbuf) ? bytes_of(sendcount, sendtype)
@@ -100,7 +100,7 @@ int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[]
   Call call(k_MPI_Scatterv);
   int rc = PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
                          comm);
-  if (rc != MPI_SUCCESS) return rc;
+  if (rc != MPI_SUCCESS || !call.on()) return rc;
   int rank = comm_rank(comm);
   if (rank == root) {
     call.sent(bytes_of(sendcounts, comm_size(comm), sendtype));
@@ -116,7 +116,7 @@ int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   Call call(k_MPI_Allgather);
   int rc = PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-  if (rc != MPI_SUCCESS) return rc;
+  if (rc != MPI_SUCCESS || !call.on()) return rc;
   call.sent(in_place(sendbuf) ? bytes_of(recvcount, recvtype) : bytes_of(sendcount, sendtype));
   call.received(bytes_of((long long)recvcount * comm_size(comm), recvtype));
   return rc;
@@ -128,7 +128,7 @@ int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
   Call call(k_MPI_Allgatherv);
   int rc =
       PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
-  if (rc != MPI_SUCCESS) return rc;
+  if (rc != MPI_SUCCESS || !call.on()) return rc;
   call.sent(in_place(sendbuf) ? bytes_of(recvcounts[comm_rank(comm)], recvtype)
                               : bytes_of(sendcount, sendtype));
   call.received(bytes_of(recvcounts, comm_size(comm), recvtype));
@@ -139,7 +139,7 @@ int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   Call call(k_MPI_Alltoall);
   int rc = PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-  if (rc != MPI_SUCCESS) return rc;
+  if (rc != MPI_SUCCESS || !call.on()) return rc;
   long long size = comm_size(comm);
   call.sent(in_place(sendbuf) ? bytes_of(recvcount * size, recvtype)
                               : bytes_of(sendcount * size, sendtype));
@@ -153,7 +153,7 @@ int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls
   Call call(k_MPI_Alltoallv);
   int rc = PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                           recvtype, comm);
-  if (rc != MPI_SUCCESS) return rc;
+  if (rc != MPI_SUCCESS || !call.on()) return rc;
   int size = comm_size(comm);
   call.sent(in_place(sendbuf) ? bytes_of(recvcounts, size, recvtype)
                               : bytes_of(sendcounts, size, sendtype));
@@ -165,7 +165,7 @@ int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[
                        MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
   Call call(k_MPI_Reduce_scatter);
   int rc = PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, type, op, comm);
-  if (rc != MPI_SUCCESS) return rc;
+  if (rc != MPI_SUCCESS || !call.on()) return rc;
   call.sent(bytes_of(recvcounts, comm_size(comm), type));
   call.received(bytes_of(recvcounts[comm_rank(comm)], type));
   return rc;
@@ -175,7 +175,7 @@ int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, 
                              MPI_Op op, MPI_Comm comm) {
   Call call(k_MPI_Reduce_scatter_block);
   int rc = PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm);
-  if (rc != MPI_SUCCESS) return rc;
+  if (rc != MPI_SUCCESS || !call.on()) return rc;
   call.sent(bytes_of((long long)recvcount * comm_size(comm), type));
   call.received(bytes_of(recvcount, type));
   return rc;
@@ -185,7 +185,7 @@ int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, M
              MPI_Comm comm) {
   Call call(k_MPI_Scan);
   int rc = PMPI_Scan(sendbuf, recvbuf, count, type, op, comm);
-  if (rc != MPI_SUCCESS) return rc;
+  if (rc != MPI_SUCCESS || !call.on()) return rc;
   call.sent(bytes_of(count, type));
   call.received(bytes_of(count, type));
   return rc;
@@ -195,7 +195,7 @@ int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type,
                MPI_Comm comm) {
   Call call(k_MPI_Exscan);
   int rc = PMPI_Exscan(sendbuf, recvbuf, count, type, op, comm);
-  if (rc != MPI_SUCCESS) return rc;
+  if (rc != MPI_SUCCESS || !call.on()) return rc;
   call.sent(bytes_of(count, type));
   call.received(bytes_of(count, type));
   return rc;

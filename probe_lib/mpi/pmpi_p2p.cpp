@@ -30,7 +30,7 @@ int send_call(Function f, const void *buf, int count, MPI_Datatype type, int des
   default:
     rc = PMPI_Send(buf, count, type, dest, tag, comm);
   }
-  if (rc == MPI_SUCCESS && dest != MPI_PROC_NULL) call.sent(bytes_of(count, type));
+  if (rc == MPI_SUCCESS && call.on() && dest != MPI_PROC_NULL) call.sent(bytes_of(count, type));
   return rc;
 }
 
@@ -51,7 +51,7 @@ int isend_call(Function f, const void *buf, int count, MPI_Datatype type, int de
   default:
     rc = PMPI_Isend(buf, count, type, dest, tag, comm, request);
   }
-  if (rc == MPI_SUCCESS && dest != MPI_PROC_NULL) call.sent(bytes_of(count, type));
+  if (rc == MPI_SUCCESS && call.on() && dest != MPI_PROC_NULL) call.sent(bytes_of(count, type));
   return rc;
 }
 
@@ -81,7 +81,8 @@ int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_C
   MPI_Status local;
   MPI_Status *st = status_or(status, local);
   int rc = PMPI_Recv(buf, count, type, source, tag, comm, st);
-  if (rc == MPI_SUCCESS && source != MPI_PROC_NULL) call.received(received_bytes(st, type));
+  if (rc == MPI_SUCCESS && call.on() && source != MPI_PROC_NULL)
+    call.received(received_bytes(st, type));
   return rc;
 }
 
@@ -109,7 +110,8 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_
               MPI_Request *request) {
   Call call(k_MPI_Irecv);
   int rc = PMPI_Irecv(buf, count, type, source, tag, comm, request);
-  if (rc == MPI_SUCCESS && source != MPI_PROC_NULL) call.received(bytes_of(count, type));
+  if (rc == MPI_SUCCESS && call.on() && source != MPI_PROC_NULL)
+    call.received(bytes_of(count, type));
   return rc;
 }
 
@@ -121,7 +123,7 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int 
   MPI_Status *st = status_or(status, local);
   int rc = PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
                          source, recvtag, comm, st);
-  if (rc == MPI_SUCCESS) {
+  if (rc == MPI_SUCCESS && call.on()) {
     if (dest != MPI_PROC_NULL) call.sent(bytes_of(sendcount, sendtype));
     if (source != MPI_PROC_NULL) call.received(received_bytes(st, recvtype));
   }
@@ -134,7 +136,7 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, int 
   MPI_Status local;
   MPI_Status *st = status_or(status, local);
   int rc = PMPI_Sendrecv_replace(buf, count, type, dest, sendtag, source, recvtag, comm, st);
-  if (rc == MPI_SUCCESS) {
+  if (rc == MPI_SUCCESS && call.on()) {
     if (dest != MPI_PROC_NULL) call.sent(bytes_of(count, type));
     if (source != MPI_PROC_NULL) call.received(received_bytes(st, type));
   }

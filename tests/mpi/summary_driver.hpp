@@ -1,9 +1,9 @@
 // Drives the summary mode's merge code (probe_lib/mpi/summary_core.h) without MPI: every
 // rank's structure merged into rank 0's union (the tree's P - 1 merges, in rank order),
 // every rank's records against the union, the records combined, and rank 0's sections.
-// Ranks are made one at a time by a callback, so memory holds one rank's data besides
-// the union and two record arrays, as on rank 0 of a real run. For the tests and the
-// merge benchmark.
+// Each rank's sections come from a callback (read twice: once for the structure, once for
+// the records); besides them the driver holds the union and two record arrays, as rank 0
+// of a real run does. For the tests and the merge benchmark.
 #pragma once
 
 #include "synthetic_ranks.hpp"
@@ -20,7 +20,7 @@ struct SummaryOutput {
   std::string error;
 };
 
-using RankSource = std::function<RankSections(int rank)>;
+using RankSource = std::function<const RankSections &(int rank)>;
 
 SummaryOutput summarize(int ranks, const RankSource &source);
 

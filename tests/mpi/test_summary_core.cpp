@@ -56,7 +56,8 @@ Fixture make() {
     count += f.ranks.back().count;
   }
   f.full = read_bytes(idb::test::profile_file(all, count, kRanks, "full"));
-  auto s = idb::test::summarize(kRanks, [&](int r) { return f.ranks[std::size_t(r)]; });
+  auto s = idb::test::summarize(
+      kRanks, [&](int r) -> const RankSections & { return f.ranks[std::size_t(r)]; });
   EXPECT_EQ(s.error, "");
   f.summary = read_bytes(idb::test::profile_file(s.sections, s.count, kRanks, "summary"));
   return f;
@@ -143,7 +144,10 @@ TEST(SummaryMerge, SolverExistsOnEvenRanksOnly) {
 TEST(SummaryMerge, SizeFollowsTheTreeNotTheRankCount) {
   idb::test::SyntheticShape shape;
   shape.named_cfh = false;
-  auto source = [&](int r) { return idb::test::synthetic_rank(r, shape); };
+  std::vector<RankSections> ranks;
+  for (int r = 0; r < 512; ++r)
+    ranks.push_back(idb::test::synthetic_rank(r, shape));
+  auto source = [&](int r) -> const RankSections & { return ranks[std::size_t(r)]; };
   auto few = idb::test::summarize(64, source);
   auto many = idb::test::summarize(512, source);
   // Every node of the global tree is kept by some rank once there are enough ranks.
