@@ -17,13 +17,11 @@ using idb::mpi::SummaryRecord;
 
 // One rank's sections, parsed in place (the bytes must outlive it).
 struct Parsed {
-  RankSections sections;
   LocalCfh *cfhs = nullptr;
   int count = -1;
-  explicit Parsed(RankSections s) : sections(std::move(s)) {
-    count =
-        idb::mpi::parse_cfh_sections(reinterpret_cast<const unsigned char *>(sections.bytes.data()),
-                                     sections.bytes.size(), sections.count, &cfhs);
+  explicit Parsed(const RankSections &s) {
+    count = idb::mpi::parse_cfh_sections(reinterpret_cast<const unsigned char *>(s.bytes.data()),
+                                         s.bytes.size(), s.count, &cfhs);
   }
   ~Parsed() { std::free(cfhs); }
   Parsed(const Parsed &) = delete;
