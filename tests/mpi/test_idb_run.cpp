@@ -117,3 +117,24 @@ TEST(IdbRun, AProfileThatCannotBeStoredIsKept) {
 }
 
 } // namespace
+
+namespace {
+
+// The schema on this branch refuses rank -1; once the loader takes summary CFHs the run is
+// stored. Either way nothing is lost and the user is told why.
+TEST(IdbRun, ASummaryProfileIsStoredOrKeptWithTheReason) {
+  TempDir dir;
+  CommandResult r = idb_run(dir, {"-n", "4", "--mpirun-arg", "--oversubscribe", "--label", "sum"},
+                            {IDB_TEST_COMM_PATTERN, "3"}, {{"IDB_MPI_MODE", "summary"}});
+  if (r.status == 0) {
+    EXPECT_EQ(cell(dir, "SELECT nprocs FROM runs WHERE label = 'sum'"), "4");
+    return;
+  }
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find("the profile is in the summary mode"), std::string::npos) << r.output;
+  std::size_t at = r.output.find("the profile is kept in ");
+  ASSERT_NE(at, std::string::npos) << r.output;
+  std::filesystem::remove_all(r.output.substr(at + 23, r.output.find('\n', at) - at - 23));
+}
+
+} // namespace
