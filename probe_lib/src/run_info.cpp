@@ -161,13 +161,19 @@ std::size_t add_attributes(MetaEntry *out, std::size_t room, char **keys) {
   return n;
 }
 
-WriteJob run_job() {
+// The run's writer job; `sections` (may be null) replace the process's own CFHs.
+WriteJob run_job(const Bytes *sections = nullptr) {
   WriteJob job{};
   job.cfhs = g_rt.first;
   job.rank = g_rt.rank;
   job.ticks_per_second = g_rt.ticks_per_second;
   job.noise_ticks = g_rt.noise_ticks;
   job.end_ticks = g_rt.end_ticks;
+  if (sections) {
+    job.sections = sections->data;
+    job.sections_size = sections->size;
+    job.section_count = sections->count;
+  }
   return job;
 }
 
@@ -232,14 +238,9 @@ bool write_run_profile(const Bytes *sections, const char *mode) {
 
   char path[4096];
   expand_path(g_rt.config.out, path, sizeof path);
-  WriteJob job = run_job();
+  WriteJob job = run_job(sections);
   job.meta = all;
   job.meta_count = n;
-  if (sections) {
-    job.sections = sections->data;
-    job.sections_size = sections->size;
-    job.section_count = sections->count;
-  }
   char error[512];
   bool written = write_profile(path, job, error, sizeof error);
   if (!written) std::fprintf(stderr, "idb: error: profile not written: %s\n", error);
