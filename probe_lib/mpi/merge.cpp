@@ -52,7 +52,8 @@ bool absorb_message(const unsigned char *data, std::size_t size, Blob &sections,
   return take_probe_table(r) && take_sections(r, sections, section_count);
 }
 
-void merge_full(MPI_Comm comm, int rank, int size) {
+// Returns, on rank 0, whether the profile was written (true elsewhere).
+bool merge_full(MPI_Comm comm, int rank, int size) {
   Blob sections;
   std::uint32_t section_count = 0;
   idb_ext_bytes_t own{};
@@ -67,7 +68,7 @@ void merge_full(MPI_Comm comm, int rank, int size) {
       put_message(message, sections, section_count);
       send_bytes(message.failed ? nullptr : message.data, message.failed ? 0 : message.size,
                  rank - mask, comm);
-      return;
+      return true;
     }
     if (rank + mask >= size) continue;
     unsigned char *data = nullptr;
@@ -79,7 +80,18 @@ void merge_full(MPI_Comm comm, int rank, int size) {
     std::free(data);
   }
   idb_ext_bytes_t all{sections.data, sections.size, section_count};
-  idb_ext_write(&all, "full");
+  return idb_ext_write(&all, "full") == 0;
+}
+
+// IDB_MPI_SPILL=1: this rank's own profile, written before the merge; its path, or ""
+// when not written.
+void write_spill(int rank, char *path, std::size_t size) {
+  path[0] = '\0';
+  const char *v = std::getenv("IDB_MPI_SPILL");
+  if (!v || std::strcmp(v, "1") != 0) return;
+  char suffix[32];
+  std::snprintf(suffix, sizeof suffix, ".rank%d.idbprof", rank);
+  if (idb_ext_write_spill(suffix, path, size) != 0) path[0] = '\0';
 }
 
 } // namespace
@@ -164,15 +176,19 @@ void finalize_profile() {
     idb_ext_write(nullptr, "rank");
     return;
   }
+  int rank = 0, size = 1;
+  PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  PMPI_Comm_size(MPI_COMM_WORLD, &size);
+  char spill[4096];
+  write_spill(rank, spill, sizeof spill); // before the first collective, which may not end
   MPI_Comm comm;
   PMPI_Comm_dup(MPI_COMM_WORLD, &comm);
-  int rank = 0, size = 1;
-  PMPI_Comm_rank(comm, &rank);
-  PMPI_Comm_size(comm, &size);
-  if (mode == Mode::Summary)
-    merge_summary(comm, rank, size);
-  else
-    merge_full(comm, rank, size);
+  bool written =
+      mode == Mode::Summary ? merge_summary(comm, rank, size) : merge_full(comm, rank, size);
+  // The spills go once rank 0 has written the merged profile, and only then.
+  int merged = rank == 0 && written ? 1 : 0;
+  PMPI_Bcast(&merged, 1, MPI_INT, 0, comm);
+  if (merged && spill[0]) std::remove(spill);
   PMPI_Comm_free(&comm);
 }
 

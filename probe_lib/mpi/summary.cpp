@@ -77,7 +77,7 @@ void local_counters(const Union &u, const LocalCfh *local, int count, std::uint6
 }
 
 // The reduction of the records and counters to rank 0, which writes the file.
-void reduce_and_write(const Union &u, SummaryRecord *records, std::uint64_t *counters,
+bool reduce_and_write(const Union &u, SummaryRecord *records, std::uint64_t *counters,
                       MPI_Comm comm, int rank) {
   MPI_Datatype type;
   PMPI_Type_contiguous(int(sizeof(SummaryRecord)), MPI_BYTE, &type);
@@ -90,20 +90,20 @@ void reduce_and_write(const Union &u, SummaryRecord *records, std::uint64_t *cou
               MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, comm);
   PMPI_Op_free(&op);
   PMPI_Type_free(&type);
-  if (rank != 0) return;
+  if (rank != 0) return true;
   Blob sections;
   std::uint32_t count = put_summary_sections(u, records, counters, sections);
   if (sections.failed) {
     std::fprintf(stderr, "idb: error: profile not written: out of memory\n");
-    return;
+    return false;
   }
   idb_ext_bytes_t all{sections.data, sections.size, count};
-  idb_ext_write(&all, "summary");
+  return idb_ext_write(&all, "summary") == 0;
 }
 
 } // namespace
 
-void merge_summary(MPI_Comm comm, int rank, int size) {
+bool merge_summary(MPI_Comm comm, int rank, int size) {
   idb_ext_bytes_t own{};
   idb_ext_local_data(nullptr, &own);
   LocalCfh *local = nullptr;
@@ -120,9 +120,10 @@ void merge_summary(MPI_Comm comm, int rank, int size) {
        records_of_rank(u, local, count, rank, records);
   int all_ok = ok ? 1 : 0;
   PMPI_Allreduce(MPI_IN_PLACE, &all_ok, 1, MPI_INT, MPI_MIN, comm);
+  bool written = false;
   if (all_ok) {
     local_counters(u, local, count, counters);
-    reduce_and_write(u, records, counters, comm, rank);
+    written = reduce_and_write(u, records, counters, comm, rank);
   } else {
     if (rank == 0)
       std::fprintf(stderr, "idb: error: the summary could not be formed (out of memory or "
@@ -133,6 +134,7 @@ void merge_summary(MPI_Comm comm, int rank, int size) {
   std::free(counters);
   std::free(local);
   std::free(own.data);
+  return written;
 }
 
 } // namespace idb::mpi

@@ -11,7 +11,8 @@
 namespace idb::mpi {
 
 // Collective over `comm`. When a rank cannot take part (memory), every rank writes its
-// own profile instead, as in `rank` mode.
-void merge_summary(MPI_Comm comm, int rank, int size);
+// own profile instead, as in `rank` mode. Returns, on rank 0, whether the summary profile
+// was written (true elsewhere).
+bool merge_summary(MPI_Comm comm, int rank, int size);
 
 } // namespace idb::mpi

@@ -94,4 +94,12 @@ int idb_ext_write(const idb_ext_bytes_t *sections, const char *mode) {
   return written ? 0 : -1;
 }
 
+int idb_ext_write_spill(const char *suffix, char *path, size_t size) {
+  pthread_mutex_lock(&g_rt.lock);
+  bool written =
+      g_rt.state.load() == kFinished && write_run_profile(nullptr, "rank", suffix, path, size);
+  pthread_mutex_unlock(&g_rt.lock);
+  return written ? 0 : -1;
+}
+
 } // extern "C"

@@ -59,6 +59,12 @@ IDB_EXT_API_ int idb_ext_local_data(idb_ext_bytes_t *probes, idb_ext_bytes_t *se
  * does. Returns 0 when the file was written, -1 otherwise. */
 IDB_EXT_API_ int idb_ext_write(const idb_ext_bytes_t *sections, const char *mode);
 
+/* This process's own profile, written before the ranks merge so that it survives a merge
+ * that never completes (docs/mpi.md, IDB_MPI_SPILL): the expanded IDB_OUT path with
+ * `suffix` appended, metadata `mpi_mode` `rank`. Its path goes to `path` (`size` bytes).
+ * Returns 0 when written, -1 otherwise (reported). */
+IDB_EXT_API_ int idb_ext_write_spill(const char *suffix, char *path, size_t size);
+
 #ifdef __cplusplus
 }
 #endif

@@ -214,7 +214,8 @@ bool serialize_run(Bytes *probes, Bytes *sections) {
   return ok;
 }
 
-bool write_run_profile(const Bytes *sections, const char *mode) {
+bool write_run_profile(const Bytes *sections, const char *mode, const char *suffix, char *used,
+                       std::size_t used_size) {
   void *room = std::malloc(sizeof(Meta)); // 128 KiB: not on the finalizing thread's stack
   if (!room) {
     std::fprintf(stderr, "idb: error: profile not written: out of memory\n");
@@ -238,16 +239,23 @@ bool write_run_profile(const Bytes *sections, const char *mode) {
 
   char path[4096];
   expand_path(g_rt.config.out, path, sizeof path);
+  if (suffix) std::strncat(path, suffix, sizeof path - std::strlen(path) - 1);
+  if (used) std::snprintf(used, used_size, "%s", path);
   WriteJob job = run_job(sections);
   job.meta = all;
   job.meta_count = n;
   char error[512];
   bool written = write_profile(path, job, error, sizeof error);
   if (!written) std::fprintf(stderr, "idb: error: profile not written: %s\n", error);
-  if (!sections)
+  if (suffix) { // a spill: its warnings come with the merge (serialize_run)
+    if (g_rt.config.verbose && written)
+      std::fprintf(stderr, "idb: rank %d's profile written to %s until the merge completes\n",
+                   g_rt.rank, path);
+  } else if (!sections) {
     report_counts(path, written);
-  else if (g_rt.config.verbose && written)
+  } else if (g_rt.config.verbose && written) {
     std::fprintf(stderr, "idb: profile of %d ranks written to %s\n", g_rt.nprocs, path);
+  }
   for (std::size_t i = 0; i < attrs; ++i)
     std::free(keys[i]);
   std::free(cmdline);

@@ -51,8 +51,10 @@ bool stop_recording();
 // Writes the profile (run_info.cpp): metadata, output path, warnings. With `sections`,
 // those (the combined ranks' CFHs) replace this process's own and the warnings are left
 // to each rank's serialize_run. `mode` (may be null) is stored as metadata `mpi_mode`.
-// Returns true when the file was written.
-bool write_run_profile(const Bytes *sections = nullptr, const char *mode = nullptr);
+// `suffix` (may be null) is appended to the expanded IDB_OUT path, and the path used is
+// copied to `path` (`size` bytes; may be null). Returns true when the file was written.
+bool write_run_profile(const Bytes *sections = nullptr, const char *mode = nullptr,
+                       const char *suffix = nullptr, char *path = nullptr, std::size_t size = 0);
 
 // This process's probe table, or its CFH sections (also reporting this process's warnings
 // on stderr), for the MPI layer. Each is skipped when null. Returns false when memory is
