@@ -12,21 +12,24 @@ namespace idb::mpi {
 
 // Every wrapped function, in a fixed order: a function's probe id is -1000 minus its
 // position, so new functions go at the end and ids never change.
-#define IDB_MPI_FUNCTIONS(X)                                                                       \
-  X(MPI_Init)                                                                                      \
-  X(MPI_Init_thread)                                                                               \
-  X(MPI_Send)                                                                                      \
-  X(MPI_Bsend)                                                                                     \
-  X(MPI_Ssend)                                                                                     \
-  X(MPI_Rsend) X(MPI_Recv) X(MPI_Isend) X(MPI_Ibsend) X(MPI_Issend) X(MPI_Irsend) X(MPI_Irecv)     \
-      X(MPI_Sendrecv) X(MPI_Sendrecv_replace) X(MPI_Wait) X(MPI_Waitall) X(MPI_Waitany)            \
-          X(MPI_Waitsome) X(MPI_Test) X(MPI_Testall) X(MPI_Testany) X(MPI_Testsome) X(MPI_Probe)   \
-              X(MPI_Iprobe) X(MPI_Barrier) X(MPI_Bcast) X(MPI_Reduce) X(MPI_Allreduce)             \
-                  X(MPI_Gather) X(MPI_Gatherv) X(MPI_Scatter) X(MPI_Scatterv) X(MPI_Allgather)     \
-                      X(MPI_Allgatherv) X(MPI_Alltoall) X(MPI_Alltoallv) X(MPI_Reduce_scatter)     \
-                          X(MPI_Reduce_scatter_block) X(MPI_Scan) X(MPI_Exscan) X(MPI_Comm_split)  \
-                              X(MPI_Comm_dup) X(MPI_Comm_create) X(MPI_Comm_free)                  \
-                                  X(MPI_Comm_split_type) X(MPI_Cart_create)
+// One group of related calls per line, in the fixed order.
+// clang-format off
+#define IDB_MPI_FUNCTIONS(X) \
+  X(MPI_Init) X(MPI_Init_thread) \
+  X(MPI_Send) X(MPI_Bsend) X(MPI_Ssend) X(MPI_Rsend) X(MPI_Recv) \
+  X(MPI_Isend) X(MPI_Ibsend) X(MPI_Issend) X(MPI_Irsend) X(MPI_Irecv) \
+  X(MPI_Sendrecv) X(MPI_Sendrecv_replace) \
+  X(MPI_Wait) X(MPI_Waitall) X(MPI_Waitany) X(MPI_Waitsome) \
+  X(MPI_Test) X(MPI_Testall) X(MPI_Testany) X(MPI_Testsome) \
+  X(MPI_Probe) X(MPI_Iprobe) \
+  X(MPI_Barrier) X(MPI_Bcast) X(MPI_Reduce) X(MPI_Allreduce) \
+  X(MPI_Gather) X(MPI_Gatherv) X(MPI_Scatter) X(MPI_Scatterv) \
+  X(MPI_Allgather) X(MPI_Allgatherv) X(MPI_Alltoall) X(MPI_Alltoallv) \
+  X(MPI_Reduce_scatter) X(MPI_Reduce_scatter_block) \
+  X(MPI_Scan) X(MPI_Exscan) \
+  X(MPI_Comm_split) X(MPI_Comm_dup) \
+  X(MPI_Comm_create) X(MPI_Comm_free) X(MPI_Comm_split_type) X(MPI_Cart_create)
+// clang-format on
 
 enum Function : int {
 #define IDB_MPI_ENUM_(name) k_##name,
