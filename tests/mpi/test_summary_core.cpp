@@ -145,6 +145,7 @@ TEST(SummaryMerge, SizeFollowsTheTreeNotTheRankCount) {
   idb::test::SyntheticShape shape;
   shape.named_cfh = false;
   std::vector<RankSections> ranks;
+  ranks.reserve(512);
   for (int r = 0; r < 512; ++r)
     ranks.push_back(idb::test::synthetic_rank(r, shape));
   auto source = [&](int r) -> const RankSections & { return ranks[std::size_t(r)]; };
