@@ -18,12 +18,15 @@ IDB_ENABLE=0 mpirun -np 1 "$bin/bench_pmpi_call" 200000
 
 echo "== MPI_Finalize on rank 0, 16 ranks (oversubscribed on $(nproc) cores), ~5,000 nodes each"
 printf "%-10s %12s %14s\n" mode finalize_s profile_bytes
-for mode in off rank full summary; do
+for mode in off rank full summary full+spill; do
   best=""
   for round in 1 2 3; do
     rm -f "$work"/*.idbprof
     if [[ $mode == off ]]; then
       line=$(IDB_ENABLE=0 mpirun -np 16 --oversubscribe "$bin/bench_finalize_merge" 5000)
+    elif [[ $mode == full+spill ]]; then
+      line=$(IDB_MPI_MODE=full IDB_MPI_SPILL=1 IDB_OUT="$work/p-%r.idbprof" \
+        mpirun -np 16 --oversubscribe "$bin/bench_finalize_merge" 5000)
     else
       line=$(IDB_MPI_MODE=$mode IDB_OUT="$work/p-%r.idbprof" \
         mpirun -np 16 --oversubscribe "$bin/bench_finalize_merge" 5000)
