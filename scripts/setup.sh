@@ -9,6 +9,7 @@ packages=(
   clang-format clang-tidy binutils
   libsqlite3-dev sqlite3
   postgresql libpqxx-dev libpq-dev
+  libclang-14-dev libclang-cpp14-dev llvm-14-dev libclang-common-14-dev
 )
 
 missing=()

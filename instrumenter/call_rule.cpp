@@ -1,0 +1,77 @@
+// CALL and COMM: a probe around one call site. Only a call that is a whole statement takes
+// one (`f(x);`, `y = f(x);`, `return f(x);` wrapped in a block; `T y = f(x);` bracketed by
+// start and stop), so no expression changes its value, type, value category or order of
+// evaluation; a call inside a larger expression or condition is listed but skipped. COMM is
+// the same rule for MPI calls: the PMPI layer adds the bytes of the call to the COMM node
+// that is open around it.
+#include "rules.hpp"
+
+#include <clang/AST/Expr.h>
+
+namespace idb::instr {
+
+using namespace clang;
+
+namespace {
+
+bool is_mpi(const std::string &name) {
+  return name.rfind("MPI_", 0) == 0 || name.rfind("PMPI_", 0) == 0;
+}
+
+bool is_builtin(const std::string &name) {
+  return name.rfind("__builtin", 0) == 0;
+}
+
+class CallRule : public ProbeRule {
+public:
+  explicit CallRule(Kind kind) : kind_(kind) {}
+  Kind kind() const override { return kind_; }
+
+  void collect(const FunctionContext &ctx, std::vector<Site> &out) const override {
+    for (const CallSite &call : ctx.scan.calls) {
+      if (is_builtin(call.callee) || is_mpi(call.callee) != (kind_ == Kind::Comm)) continue;
+      Site site;
+      site.node = &call;
+      site.candidate = make_candidate(ctx, kind_, call.call->getBeginLoc(),
+                                      call.callee + "#" + std::to_string(call.ordinal));
+      site.candidate.callee = call.callee;
+      std::string where = "[" + ctx.file->substr(ctx.file->rfind('/') + 1) + ":" +
+                          std::to_string(site.candidate.line) + "]";
+      site.candidate.description = kind_ == Kind::Comm
+                                       ? call.callee + "(...) " + where
+                                       : call.callee + "(...) in " + ctx.name + " " + where;
+      out.push_back(site);
+    }
+  }
+
+  std::string place(const FunctionContext &ctx, const Site &site, const Selection &,
+                    Edits &edits) const override {
+    const auto &call = *static_cast<const CallSite *>(site.node);
+    if (call.form == CallForm::None) return "inside an expression";
+    if (call.call->getBeginLoc().isMacroID() || call.call->getEndLoc().isMacroID())
+      return "inside a macro expansion";
+    if (call.form == CallForm::Wrap)
+      return wrap_statement(ctx, *call.statement, site.candidate, kRankCall, edits);
+    StmtRange range = statement_range(ctx, *call.statement);
+    if (!range.error.empty()) return range.error;
+    if (!edits.claim(range.begin, range.end)) return "the statement already holds a probe";
+    edits.insert(range.begin, kRankCall, start_text(site.candidate));
+    edits.insert(range.end, -kRankCall - 1, stop_text(site.candidate));
+    return "";
+  }
+
+private:
+  Kind kind_;
+};
+
+} // namespace
+
+std::unique_ptr<ProbeRule> make_call_rule_of_kind(Kind kind) {
+  return std::make_unique<CallRule>(kind);
+}
+
+std::unique_ptr<ProbeRule> make_call_rule() {
+  return make_call_rule_of_kind(Kind::Call);
+}
+
+} // namespace idb::instr

@@ -1,0 +1,192 @@
+// The body walk behind FunctionScan. Statement positions (a block's items, the branches of
+// an if, a loop or switch body, a label's statement) are tracked explicitly, because only
+// a call that is a whole statement can take a probe without touching the expression.
+#include "function_scan.hpp"
+
+#include <clang/AST/Expr.h>
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/StmtCXX.h>
+
+#include <map>
+
+namespace idb::instr {
+
+using namespace clang;
+
+namespace {
+
+const Expr *strip(const Expr *e) {
+  while (true) {
+    e = e->IgnoreParenImpCasts();
+    if (auto *cleanups = dyn_cast<ExprWithCleanups>(e))
+      e = cleanups->getSubExpr();
+    else if (auto *bind = dyn_cast<CXXBindTemporaryExpr>(e))
+      e = bind->getSubExpr();
+    else if (auto *mat = dyn_cast<MaterializeTemporaryExpr>(e))
+      e = mat->getSubExpr();
+    else if (auto *cast = dyn_cast<CStyleCastExpr>(e); cast && cast->getType()->isVoidType())
+      e = cast->getSubExpr();
+    else
+      return e;
+  }
+}
+
+// The call a statement consists of, with the form a probe around it takes.
+const CallExpr *top_call(const Stmt *s, const Stmt *parent, CallForm &form) {
+  const Expr *value = nullptr;
+  form = CallForm::Wrap;
+  if (auto *ret = dyn_cast<ReturnStmt>(s)) {
+    value = ret->getRetValue();
+  } else if (auto *e = dyn_cast<Expr>(s)) {
+    value = strip(e);
+    if (auto *assign = dyn_cast<BinaryOperator>(value); assign && assign->isAssignmentOp())
+      value = assign->getRHS();
+  } else if (auto *decl = dyn_cast<DeclStmt>(s); decl && decl->isSingleDecl()) {
+    auto *var = dyn_cast<VarDecl>(decl->getSingleDecl());
+    if (!var || !var->getInit() || !isa_and_nonnull<CompoundStmt>(parent)) return nullptr;
+    value = var->getInit();
+    form = CallForm::Bracket;
+  }
+  if (!value) return nullptr;
+  auto *call = dyn_cast<CallExpr>(strip(value));
+  if (call && isa<CXXOperatorCallExpr>(call)) return nullptr;
+  return call;
+}
+
+class Walker {
+public:
+  FunctionScan scan;
+
+  void statement(const Stmt *s, const Stmt *parent, int depth) {
+    if (!s) return;
+    if (!isa<CompoundStmt>(s) && !isa<NullStmt>(s)) ++scan.statements;
+    CallForm form = CallForm::None;
+    if (const CallExpr *call = top_call(s, parent, form)) placements_[call] = {s, form};
+    if (isa<Expr>(s)) return expression(s, depth, false);
+    if (auto *ds = dyn_cast<DeclStmt>(s)) return expression(ds, depth, false);
+    if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(s)) return loop(s, depth, false);
+    children(s, depth);
+  }
+
+private:
+  std::map<const CallExpr *, std::pair<const Stmt *, CallForm>> placements_;
+  std::map<std::string, unsigned> call_ordinals_;
+
+  void children(const Stmt *s, int depth) {
+    if (auto *c = dyn_cast<CompoundStmt>(s)) {
+      for (const Stmt *item : c->body())
+        statement(item, s, depth);
+    } else if (auto *i = dyn_cast<IfStmt>(s)) {
+      expression(i->getInit(), depth, false);
+      expression(i->getConditionVariableDeclStmt(), depth, false);
+      expression(i->getCond(), depth, false);
+      statement(i->getThen(), s, depth);
+      statement(i->getElse(), s, depth);
+    } else if (auto *sw = dyn_cast<SwitchStmt>(s)) {
+      expression(sw->getInit(), depth, false);
+      expression(sw->getCond(), depth, false);
+      statement(sw->getBody(), s, depth);
+    } else if (auto *l = dyn_cast<LabelStmt>(s)) {
+      statement(l->getSubStmt(), s, depth);
+    } else if (auto *sc = dyn_cast<SwitchCase>(s)) {
+      statement(sc->getSubStmt(), s, depth);
+    } else if (auto *a = dyn_cast<AttributedStmt>(s)) {
+      statement(a->getSubStmt(), s, depth);
+    } else if (auto *t = dyn_cast<CXXTryStmt>(s)) {
+      statement(t->getTryBlock(), s, depth);
+      for (unsigned h = 0; h < t->getNumHandlers(); ++h)
+        statement(t->getHandler(h)->getHandlerBlock(), s, depth);
+    } else {
+      for (const Stmt *child : s->children())
+        expression(child, depth, false);
+    }
+  }
+
+  void loop(const Stmt *s, int depth, bool in_expression) {
+    LoopSite site;
+    site.loop = s;
+    site.depth = depth + 1;
+    site.ordinal = static_cast<unsigned>(scan.loops.size() + 1);
+    site.in_expression = in_expression;
+    if (auto *f = dyn_cast<ForStmt>(s)) {
+      site.body = f->getBody();
+      expression(f->getInit(), depth + 1, in_expression);
+      expression(f->getCond(), depth + 1, in_expression);
+      expression(f->getInc(), depth + 1, in_expression);
+    } else if (auto *w = dyn_cast<WhileStmt>(s)) {
+      site.body = w->getBody();
+      expression(w->getCond(), depth + 1, in_expression);
+    } else if (auto *d = dyn_cast<DoStmt>(s)) {
+      site.body = d->getBody();
+      expression(d->getCond(), depth + 1, in_expression);
+    } else if (auto *r = dyn_cast<CXXForRangeStmt>(s)) {
+      site.body = r->getBody();
+      expression(r->getInit(), depth + 1, in_expression);
+      expression(r->getRangeInit(), depth + 1, in_expression);
+    }
+    scan.loops.push_back(site);
+    if (in_expression)
+      expression(site.body, depth + 1, true);
+    else
+      statement(site.body, s, depth + 1);
+  }
+
+  // Everything below an expression: calls and loops are found, none can be wrapped.
+  void expression(const Stmt *s, int depth, bool nested) {
+    if (!s || isa<LambdaExpr>(s) || isa<BlockExpr>(s)) return;
+    if (nested && isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(s)) return loop(s, depth, true);
+    if (auto *call = dyn_cast<CallExpr>(s); call && !isa<CXXOperatorCallExpr>(call)) record(call);
+    for (const Stmt *child : s->children())
+      expression(child, depth, true);
+  }
+
+  void record(const CallExpr *call) {
+    CallSite site;
+    site.call = call;
+    site.callee = callee_name(*call);
+    if (site.callee.empty()) return; // a call through a pointer expression: no stable name
+    site.ordinal = ++call_ordinals_[site.callee];
+    if (auto it = placements_.find(call); it != placements_.end()) {
+      site.statement = it->second.first;
+      site.form = it->second.second;
+    }
+    scan.calls.push_back(site);
+  }
+};
+
+bool has_target(const Stmt *s, bool inside_switch) {
+  if (!s || isa<LambdaExpr>(s)) return false;
+  if (isa<LabelStmt>(s)) return true;
+  if (isa<SwitchCase>(s) && !inside_switch) return true;
+  bool nested = inside_switch || isa<SwitchStmt>(s);
+  for (const Stmt *child : s->children())
+    if (has_target(child, nested)) return true;
+  return false;
+}
+
+} // namespace
+
+FunctionScan scan_function(const FunctionDecl &function) {
+  Walker walker;
+  walker.statement(function.getBody(), nullptr, 0);
+  // The body's own braces are not a statement of the function.
+  return std::move(walker.scan);
+}
+
+std::string callee_name(const CallExpr &call) {
+  if (const FunctionDecl *fd = call.getDirectCallee()) return fd->getQualifiedNameAsString();
+  const Expr *callee = call.getCallee()->IgnoreParenImpCasts();
+  if (auto *ul = dyn_cast<OverloadExpr>(callee)) return ul->getName().getAsString();
+  if (auto *dm = dyn_cast<CXXDependentScopeMemberExpr>(callee))
+    return dm->getMember().getAsString();
+  if (auto *ref = dyn_cast<DeclRefExpr>(callee)) return ref->getDecl()->getNameAsString();
+  if (auto *member = dyn_cast<MemberExpr>(callee))
+    return member->getMemberDecl()->getNameAsString();
+  return "";
+}
+
+bool has_jump_target(const Stmt &stmt) {
+  return has_target(&stmt, false);
+}
+
+} // namespace idb::instr
