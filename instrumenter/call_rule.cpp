@@ -48,6 +48,9 @@ public:
                     Edits &edits) const override {
     const auto &call = *static_cast<const CallSite *>(site.node);
     if (call.form == CallForm::None) return "inside an expression";
+    // exit(), abort(), longjmp(): the probe around them could never close.
+    if (const FunctionDecl *callee = call.call->getDirectCallee(); callee && callee->isNoReturn())
+      return "the callee does not return";
     if (call.call->getBeginLoc().isMacroID() || call.call->getEndLoc().isMacroID())
       return "inside a macro expansion";
     if (call.form == CallForm::Wrap)

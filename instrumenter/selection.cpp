@@ -196,8 +196,9 @@ SelectionResult parse_selection(const std::string &text, const std::string &name
     unsigned column = 1;
     auto error = parse_line(words, line_no, result.selection, column);
     if (!error.empty()) {
-      result.error =
-          name + ":" + std::to_string(line_no) + ":" + std::to_string(column) + ": " + error;
+      result.error = name;
+      result.error += ":" + std::to_string(line_no) + ":" + std::to_string(column) + ": ";
+      result.error += error;
       return result;
     }
   }
