@@ -7,6 +7,7 @@
 #include "rules.hpp"
 
 #include <clang/AST/Expr.h>
+#include <clang/Basic/SourceManager.h>
 
 namespace idb::instr {
 
@@ -28,8 +29,11 @@ public:
   Kind kind() const override { return kind_; }
 
   void collect(const FunctionContext &ctx, std::vector<Site> &out) const override {
+    const auto &sm = ctx.ast->getSourceManager();
     for (const CallSite &call : ctx.scan.calls) {
       if (is_builtin(call.callee) || is_mpi(call.callee) != (kind_ == Kind::Comm)) continue;
+      // A system header's macro (isupper, ...) expands to calls the user never wrote.
+      if (sm.isInSystemMacro(call.call->getBeginLoc())) continue;
       Site site;
       site.node = &call;
       site.candidate = make_candidate(ctx, kind_, call.call->getBeginLoc(),

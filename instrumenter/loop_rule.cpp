@@ -42,7 +42,9 @@ public:
   Kind kind() const override { return Kind::Loop; }
 
   void collect(const FunctionContext &ctx, std::vector<Site> &out) const override {
+    const auto &sm = ctx.ast->getSourceManager();
     for (const LoopSite &loop : ctx.scan.loops) {
+      if (sm.isInSystemMacro(loop.loop->getBeginLoc())) continue;
       Site site;
       site.node = &loop;
       site.candidate = make_candidate(ctx, Kind::Loop, loop.loop->getBeginLoc(),
