@@ -2,6 +2,7 @@
 // action that hands each parsed translation unit to instrument_unit.
 #include "tool.hpp"
 
+#include "manifest.hpp"
 #include "unit.hpp"
 
 #include <clang/AST/ASTConsumer.h>
@@ -10,7 +11,9 @@
 #include <clang/Tooling/CompilationDatabase.h>
 #include <clang/Tooling/Tooling.h>
 
+#include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <map>
 
 namespace idb::instr {
@@ -85,6 +88,21 @@ std::unique_ptr<tooling::CompilationDatabase> database(const ToolOptions &option
   return std::make_unique<tooling::FixedCompilationDatabase>(".", options.flags);
 }
 
+// The refusal of an instrumented file, checked before parsing: its probe header may not
+// be on the include path, and its errors would hide the reason.
+std::string refusal(const std::string &file, const std::string &head) {
+  if (head.rfind(kInstrumentedMarker, 0) != 0) return "";
+  return file + " is already instrumented (it starts with idb-instrument's marker); "
+                "instrument the original source";
+}
+
+std::string file_head(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string head(std::strlen(kInstrumentedMarker), '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  return in ? head : "";
+}
+
 } // namespace
 
 const char *resource_dir() {
@@ -94,6 +112,12 @@ const char *resource_dir() {
 FileResult run_on_text(const std::string &code, const std::string &file,
                        const std::vector<std::string> &flags, const Selection &selection,
                        bool apply) {
+  if (auto refused = refusal(file, code); !refused.empty()) {
+    FileResult r;
+    r.file = file;
+    r.error = refused;
+    return r;
+  }
   ToolOptions options;
   options.files = {file};
   options.flags = flags;
@@ -121,6 +145,13 @@ std::vector<FileResult> run_tool(const ToolOptions &options) {
     failed.error = "cannot read the compilation database in " + options.build_dir + ": " + error;
     return {failed};
   }
+  for (const auto &file : options.files)
+    if (auto refused = refusal(file, file_head(file)); !refused.empty()) {
+      FileResult r;
+      r.file = file;
+      r.error = refused;
+      return {r};
+    }
   Results results;
   tooling::ClangTool tool(*db, options.files);
   tool.appendArgumentsAdjuster(tooling::getInsertArgumentAdjuster(

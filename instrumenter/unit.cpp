@@ -67,8 +67,6 @@ public:
     return result;
   }
 
-  const std::string &text() const { return text_; }
-
 private:
   ASTContext &ast_;
   const std::string &file_;
@@ -129,13 +127,6 @@ private:
 FileResult instrument_unit(ASTContext &ast, const std::string &file, const Selection &selection,
                            bool apply) {
   Unit unit(ast, file, selection, apply);
-  if (unit.text().rfind(kInstrumentedMarker, 0) == 0) {
-    FileResult refused;
-    refused.file = file;
-    refused.error = file + " is already instrumented (it starts with idb-instrument's marker); "
-                           "instrument the original source";
-    return refused;
-  }
   unit.TraverseDecl(ast.getTranslationUnitDecl());
   return unit.finish();
 }

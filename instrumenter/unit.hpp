@@ -15,7 +15,8 @@ namespace idb::instr {
 
 // `file` is the path as the user gave it (it names the probes and the #line directive).
 // With `apply` false only the candidates are filled in (and whether each would be
-// placed). Fails (FileResult::error) on an already instrumented file or an ID collision.
+// placed). Fails (FileResult::error) on an ID collision. (The refusal of an instrumented
+// file comes before parsing, in tool.cpp.)
 FileResult instrument_unit(clang::ASTContext &ast, const std::string &file,
                            const Selection &selection, bool apply);
 
