@@ -59,6 +59,8 @@ public:
       return "inside a macro expansion";
     if (call.form == CallForm::Wrap)
       return wrap_statement(ctx, *call.statement, site.candidate, kRankCall, edits);
+    // C90 allows no statement before a declaration.
+    if (!ctx.cxx && !ctx.ast->getLangOpts().C99) return "a declaration in C90";
     StmtRange range = statement_range(ctx, *call.statement);
     if (!range.error.empty()) return range.error;
     if (!edits.claim(range.begin, range.end)) return "the statement already holds a probe";

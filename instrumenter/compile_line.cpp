@@ -5,8 +5,11 @@
 
 #include <algorithm>
 #include <array>
+#include <filesystem>
 
 namespace idb::instr {
+
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -69,7 +72,7 @@ char language_of(const std::string &path) {
 CompileLine parse_compile_line(const std::vector<std::string> &args) {
   CompileLine line;
   char forced = 0; // from -x
-  bool inputs = false;
+  bool inputs = false, deps = false;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string &a = args[i];
     if (a == "-c" || a == "-S" || a == "-E" || a == "-fsyntax-only") line.links = false;
@@ -79,6 +82,9 @@ CompileLine parse_compile_line(const std::vector<std::string> &args) {
       // Other languages (assembler, ...) are compiled as they are.
       forced = lang == "c" ? 'c' : lang == "c++" ? 'x' : lang == "none" ? 0 : '?';
     }
+    if (a == "-MD" || a == "-MMD") deps = true;
+    if (a == "-MF" && i + 1 < args.size()) line.dep_file = args[i + 1];
+    if (a == "-o" && i + 1 < args.size()) line.output = args[i + 1];
     if (parse_relevant(a)) {
       line.parse_flags.push_back(a);
       if (takes_value(a) && i + 1 < args.size()) line.parse_flags.push_back(args[i + 1]);
@@ -92,6 +98,11 @@ CompileLine parse_compile_line(const std::vector<std::string> &args) {
     inputs = true;
     char lang = forced ? forced : language_of(a);
     if (lang == 'c' || lang == 'x') line.sources.push_back({i, a, lang == 'x'});
+  }
+  if (deps && line.dep_file.empty() && line.sources.size() == 1) {
+    fs::path base =
+        line.output.empty() ? fs::path(line.sources[0].path).filename() : fs::path(line.output);
+    line.dep_file = base.replace_extension(".d").string();
   }
   // `cc --version` and the like: nothing to compile, nothing to link.
   if (!inputs) line.passthrough = true;

@@ -67,6 +67,9 @@ public:
       return place_whitebox(ctx, loop, site.candidate, edits);
     }
     if (has_jump_target(*loop.loop)) return "a jump could enter the loop";
+    StmtRange range = statement_range(ctx, *loop.loop);
+    if (range.error.empty() && follows_pragma(*ctx.text, range.begin))
+      return "a #pragma applies to the loop";
     return wrap_statement(ctx, *loop.loop, site.candidate, rank_loop(loop.depth), edits);
   }
 };

@@ -120,6 +120,21 @@ StmtRange statement_range(const FunctionContext &ctx, const Stmt &stmt) {
   return range;
 }
 
+bool follows_pragma(const std::string &text, unsigned offset) {
+  size_t at = offset;
+  while (at > 0 && (text[at - 1] == ' ' || text[at - 1] == '\t' || text[at - 1] == '\n' ||
+                    text[at - 1] == '\r'))
+    --at;
+  size_t line = text.rfind('\n', at == 0 ? 0 : at - 1);
+  line = line == std::string::npos ? 0 : line + 1;
+  size_t first = text.find_first_not_of(" \t", line);
+  if (first == std::string::npos || first >= at) return false;
+  if (text.compare(first, 7, "_Pragma") == 0) return true;
+  if (text[first] != '#') return false;
+  size_t word = text.find_first_not_of(" \t", first + 1);
+  return word != std::string::npos && text.compare(word, 6, "pragma") == 0;
+}
+
 std::string wrap_statement(const FunctionContext &ctx, const Stmt &stmt, const Candidate &c,
                            int rank, Edits &edits) {
   StmtRange range = statement_range(ctx, stmt);

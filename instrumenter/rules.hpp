@@ -75,6 +75,10 @@ struct StmtRange {
 };
 StmtRange statement_range(const FunctionContext &ctx, const clang::Stmt &stmt);
 
+// True when the line before `offset` is a `#pragma` (omp, unroll, ivdep, ...): it applies
+// to the statement that follows, which must stay right after it.
+bool follows_pragma(const std::string &text, unsigned offset);
+
 // Wraps a statement as `{ probe; stmt }`. Returns "" or why not.
 std::string wrap_statement(const FunctionContext &ctx, const clang::Stmt &stmt, const Candidate &c,
                            int rank, Edits &edits);

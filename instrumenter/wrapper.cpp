@@ -100,6 +100,21 @@ std::string instrument_source(const CompileLine::Source &source, const std::stri
   return error.empty() ? out : "";
 }
 
+// Puts the original source names back into the dependency file the compiler wrote, so
+// make and Ninja track the user's file rather than the temporary copy.
+void fix_dependency_file(const std::string &path,
+                         const std::vector<std::pair<std::string, std::string>> &renames) {
+  std::ifstream in(path, std::ios::binary);
+  if (path.empty() || !in) return;
+  std::ostringstream data;
+  data << in.rdbuf();
+  std::string text = data.str();
+  for (const auto &[from, to] : renames)
+    for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+      text.replace(at, from.size(), to);
+  write_file_atomically(path, text);
+}
+
 } // namespace
 
 RuntimePaths runtime_paths() {
@@ -140,6 +155,7 @@ int run_wrapper(const std::vector<std::string> &argv, const std::string &tool, s
   }
   RuntimePaths runtime = runtime_paths();
   std::vector<std::string> extra = {"-I" + runtime.include_dir};
+  std::vector<std::pair<std::string, std::string>> renames;
   for (size_t n = 0; n < line.sources.size(); ++n) {
     const auto &source = line.sources[n];
     std::string folder = temp.path() + "/" + std::to_string(n), error;
@@ -150,6 +166,7 @@ int run_wrapper(const std::vector<std::string> &argv, const std::string &tool, s
       return 1;
     }
     args[source.index] = out;
+    renames.emplace_back(out, source.path);
     std::string dir = fs::path(source.path).parent_path().string();
     // Quoted includes of the original folder first, as if compiling it in place; debug
     // information names the original folder.
@@ -163,7 +180,9 @@ int run_wrapper(const std::vector<std::string> &argv, const std::string &tool, s
   if (line.links)
     command.insert(command.end(), {"-L" + runtime.library_dir, "-Wl,-rpath," + runtime.library_dir,
                                    "-lidb_probe"});
-  return run_process(command);
+  int status = run_process(command);
+  if (status == 0) fix_dependency_file(line.dep_file, renames);
+  return status;
 }
 
 } // namespace idb::instr

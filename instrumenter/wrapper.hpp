@@ -20,13 +20,17 @@ struct CompileLine {
     bool cxx = false;
   };
   std::vector<Source> sources;
-  bool links = true;        // no -c, -S, -E, -fsyntax-only
-  bool passthrough = false; // run untouched: preprocessing only, no input files, ...
+  bool links = true;                    // no -c, -S, -E, -fsyntax-only
+  bool passthrough = false;             // run untouched: preprocessing only, no input files, ...
   std::vector<std::string> parse_flags; // what Clang needs to parse like the compiler
+  std::string output;                   // -o
+  std::string dep_file;                 // the dependency file -MD/-MMD/-MF write, or ""
   std::string error;                    // a command the wrapper cannot honour
 };
 
 // `args` excludes the compiler itself. Pure function.
+// (The dependency file is found as GCC names it: -MF, else the -o name or the source's base
+// name with .d, so the wrappers can put the original source names back into it.)
 CompileLine parse_compile_line(const std::vector<std::string> &args);
 
 // Where the runtime's header and library are for this wrapper binary.

@@ -65,6 +65,9 @@ if [[ $kind == make-c ]]; then
   (cd "$work" && "$idb_cc" gcc -Wall -c warn.c -o warn.o 2>warn.txt)
   grep -q '^warn.c:3:7: warning: unused variable' "$work/warn.txt" ||
     { echo "the warning does not point at warn.c:3:7:"; cat "$work/warn.txt"; exit 1; }
+  # Dependency files name the user's source, not the temporary copy.
+  (cd "$work" && "$idb_cc" gcc -MMD -c warn.c -o deps.o 2>/dev/null)
+  grep -q '^deps.o: warn.c' "$work/deps.d" || { echo "deps.d:"; cat "$work/deps.d"; exit 1; }
   # A file that does not compile fails the build with the reason; nothing is left behind.
   printf 'int main(void) { return missing; }\n' >"$work/bad.c"
   if (cd "$work" && "$idb_cc" gcc -c bad.c 2>bad.txt); then echo "bad.c built"; exit 1; fi

@@ -44,3 +44,10 @@ TEST(CompileLine, LanguageOptionDecides) {
   EXPECT_TRUE(assembler.sources.empty());
   EXPECT_NE("", parse_compile_line({"-c", "-"}).error);
 }
+
+TEST(CompileLine, DependencyFileAsGccNamesIt) {
+  EXPECT_EQ("obj/a.d", parse_compile_line({"-MD", "-c", "src/a.c", "-o", "obj/a.o"}).dep_file);
+  EXPECT_EQ("a.d", parse_compile_line({"-MMD", "-c", "src/a.c"}).dep_file);
+  EXPECT_EQ("x.dep", parse_compile_line({"-MD", "-MF", "x.dep", "-c", "a.c"}).dep_file);
+  EXPECT_EQ("", parse_compile_line({"-c", "a.c"}).dep_file);
+}

@@ -138,6 +138,40 @@ TEST(Rewrite, LoopsThatAJumpCouldEnterAreLeftAlone) {
   EXPECT_EQ("a jump could enter the loop", r.candidates[1].skipped);
 }
 
+TEST(Rewrite, LoopsAfterAPragmaAndC90DeclarationsAreLeftAlone) {
+  const char *input = R"(int f(int);
+int p(int n, int *a) {
+  int i;
+#pragma GCC unroll 4
+  for (i = 0; i < n; i++) a[i] = 0;
+  while (n > 0) n--;
+  return n;
+}
+int q(int c) {
+  int y = f(c);
+  return y;
+}
+)";
+  const char *expected = R"(int f(int);
+int p(int n, int *a) {
+  int i;
+#pragma GCC unroll 4
+  for (i = 0; i < n; i++) a[i] = 0;
+  { <LOOP while loop in p [t.c:6]> while (n > 0) n--; }
+  return n;
+}
+int q(int c) {
+  int y = f(c);
+  return y;
+}
+)";
+  auto sel = parse_selection("include loop\ninclude call", "sel");
+  FileResult r = run_on_text(input, "t.c", {"-std=c89"}, sel.selection, true);
+  ASSERT_EQ("", r.error);
+  std::string out = r.output.substr(prelude("t.c").size());
+  EXPECT_EQ(expected, abbreviate(out.substr(0, out.find("\n/* idb-instrument: this file"))));
+}
+
 TEST(Rewrite, InstrumentedFileIsRefused) {
   auto sel = default_selection();
   FileResult first = run_on_text("int main(void) { return 0; }\n", "m.c", {}, sel, true);
