@@ -4,6 +4,7 @@
 // (outermost first).
 #pragma once
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -12,8 +13,8 @@ namespace idb::instr {
 class Edits {
 public:
   void insert(unsigned offset, int rank, std::string text);
-  // Claims [begin, end) for one probe's wrapping; false when that exact range or the
-  // opening offset of another probe's range was claimed already (never edit twice).
+  // Claims [begin, end) for one probe's wrapping; false when another probe claimed that
+  // exact range already (never edit the same location twice).
   bool claim(unsigned begin, unsigned end);
   bool empty() const { return insertions_.empty(); }
   std::string apply(const std::string &original) const;
@@ -26,7 +27,7 @@ private:
     std::string text;
   };
   std::vector<Insertion> insertions_;
-  std::vector<std::pair<unsigned, unsigned>> claimed_;
+  std::set<std::pair<unsigned, unsigned>> claimed_;
 };
 
 // `text` as the body of a C string literal.

@@ -8,6 +8,7 @@
 #include <clang/AST/StmtCXX.h>
 
 #include <map>
+#include <set>
 
 namespace idb::instr {
 
@@ -154,13 +155,24 @@ private:
   }
 };
 
-bool has_target(const Stmt *s, bool inside_switch) {
-  if (!s || isa<LambdaExpr>(s)) return false;
-  if (isa<LabelStmt>(s)) return true;
-  if (isa<SwitchCase>(s) && !inside_switch) return true;
+// Labels defined in `s`; true in `outer_case` when it holds a case of a switch outside it.
+void labels_in(const Stmt *s, bool inside_switch, std::set<const LabelDecl *> &labels,
+               bool &outer_case) {
+  if (!s || isa<LambdaExpr>(s)) return;
+  if (auto *label = dyn_cast<LabelStmt>(s)) labels.insert(label->getDecl());
+  if (isa<SwitchCase>(s) && !inside_switch) outer_case = true;
   bool nested = inside_switch || isa<SwitchStmt>(s);
   for (const Stmt *child : s->children())
-    if (has_target(child, nested)) return true;
+    labels_in(child, nested, labels, outer_case);
+}
+
+// Whether code outside `skip` jumps to one of `labels` (any computed goto counts).
+bool jumps_to(const Stmt *s, const Stmt *skip, const std::set<const LabelDecl *> &labels) {
+  if (!s || s == skip || isa<LambdaExpr>(s)) return false;
+  if (auto *jump = dyn_cast<GotoStmt>(s); jump && labels.count(jump->getLabel())) return true;
+  if (isa<IndirectGotoStmt>(s)) return true;
+  for (const Stmt *child : s->children())
+    if (jumps_to(child, skip, labels)) return true;
   return false;
 }
 
@@ -185,8 +197,12 @@ std::string callee_name(const CallExpr &call) {
   return "";
 }
 
-bool has_jump_target(const Stmt &stmt) {
-  return has_target(&stmt, false);
+bool has_jump_target(const Stmt &stmt, const FunctionDecl &function) {
+  std::set<const LabelDecl *> labels;
+  bool outer_case = false;
+  labels_in(&stmt, false, labels, outer_case);
+  if (outer_case) return true;
+  return !labels.empty() && jumps_to(function.getBody(), &stmt, labels);
 }
 
 } // namespace idb::instr

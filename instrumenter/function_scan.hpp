@@ -47,8 +47,9 @@ FunctionScan scan_function(const clang::FunctionDecl &function);
 // The name a call is known by: the function, method or unresolved name.
 std::string callee_name(const clang::CallExpr &call);
 
-// True when `stmt` holds a label, or a `case`/`default` of a switch outside it: wrapping
-// it in a block would let a jump enter the probe's scope.
-bool has_jump_target(const clang::Stmt &stmt);
+// True when a jump from outside `stmt` could land inside it: it holds a `case`/`default` of
+// a switch outside it, or a label that a `goto` outside it names (or the function has a
+// computed goto). Wrapping it in a block would let that jump bypass the probe's start.
+bool has_jump_target(const clang::Stmt &stmt, const clang::FunctionDecl &function);
 
 } // namespace idb::instr

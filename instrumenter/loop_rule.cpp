@@ -1,8 +1,9 @@
 // LOOP: a black-box probe wraps the whole loop (`{ probe; for (...) ... }`, one activation
 // per execution of the loop); a white-box probe opens at the top of the body (one
 // activation per iteration) and closes on continue, break, return and goto through the
-// scope. A loop that a jump could enter from outside (a label or a case of an enclosing
-// switch inside it) is left alone: the jump would bypass the probe's initialisation.
+// scope. A loop that a jump could enter from outside (a label a goto outside names, or a
+// case of an enclosing switch, inside it) is left alone: the jump would bypass the
+// probe's initialisation.
 #include "rules.hpp"
 
 #include <clang/AST/Stmt.h>
@@ -63,10 +64,10 @@ public:
     if (loop.in_expression) return "inside a statement expression";
     if (!loop.body) return "no body";
     if (site.candidate.loop_mode == "whitebox") {
-      if (has_jump_target(*loop.body)) return "a jump could enter its body";
+      if (has_jump_target(*loop.body, *ctx.decl)) return "a jump could enter its body";
       return place_whitebox(ctx, loop, site.candidate, edits);
     }
-    if (has_jump_target(*loop.loop)) return "a jump could enter the loop";
+    if (has_jump_target(*loop.loop, *ctx.decl)) return "a jump could enter the loop";
     StmtRange range = statement_range(ctx, *loop.loop);
     if (range.error.empty() && follows_pragma(*ctx.text, range.begin))
       return "a #pragma applies to the loop";

@@ -172,6 +172,31 @@ int q(int c) {
   EXPECT_EQ(expected, abbreviate(out.substr(0, out.find("\n/* idb-instrument: this file"))));
 }
 
+TEST(Rewrite, LabelsOnlyMatterWhenAGotoOutsideNamesThem) {
+  const char *input = R"(int g(int n) {
+  int i, s = 0;
+  for (i = 0; i < n; i++) {
+    if (i == 2) goto next;
+    s += i;
+  next:
+    s++;
+  }
+  if (n > 5) goto inside;
+  while (s > 10) {
+  inside:
+    s -= 3;
+  }
+  return s;
+}
+)";
+  auto sel = parse_selection("include loop", "sel");
+  FileResult r = run_on_text(input, "t.c", {}, sel.selection, false);
+  ASSERT_EQ("", r.error);
+  ASSERT_EQ(3u, r.candidates.size());
+  EXPECT_EQ("", r.candidates[1].skipped);
+  EXPECT_EQ("a jump could enter the loop", r.candidates[2].skipped);
+}
+
 TEST(Rewrite, InstrumentedFileIsRefused) {
   auto sel = default_selection();
   FileResult first = run_on_text("int main(void) { return 0; }\n", "m.c", {}, sel, true);
