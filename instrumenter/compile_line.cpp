@@ -80,7 +80,7 @@ CompileLine parse_compile_line(const std::vector<std::string> &args) {
     if (a == "-x" && i + 1 < args.size()) {
       const std::string &lang = args[i + 1];
       // Other languages (assembler, ...) are compiled as they are.
-      forced = lang == "c" ? 'c' : lang == "c++" ? 'x' : lang == "none" ? 0 : '?';
+      forced = lang == "c" ? 'c' : lang == "c++" ? 'x' : lang == "none" ? '\0' : '?';
     }
     if (a == "-MD" || a == "-MMD") deps = true;
     if (a == "-MF" && i + 1 < args.size()) line.dep_file = args[i + 1];

@@ -9,7 +9,9 @@ void Edits::insert(unsigned offset, int rank, std::string text) {
   insertions_.push_back({offset, rank, static_cast<unsigned>(insertions_.size()), std::move(text)});
 }
 
-bool Edits::claim(unsigned begin, unsigned end) { return claimed_.emplace(begin, end).second; }
+bool Edits::claim(unsigned begin, unsigned end) {
+  return claimed_.emplace(begin, end).second;
+}
 
 std::string Edits::apply(const std::string &original) const {
   auto sorted = insertions_;

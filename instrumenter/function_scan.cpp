@@ -186,7 +186,7 @@ FunctionScan scan_function(const FunctionDecl &function) {
 }
 
 std::string callee_name(const CallExpr &call) {
-  if (const FunctionDecl *fd = call.getDirectCallee()) return fd->getQualifiedNameAsString();
+  if (const FunctionDecl *fd = call.getDirectCallee()) return readable_name(*fd);
   const Expr *callee = call.getCallee()->IgnoreParenImpCasts();
   if (auto *ul = dyn_cast<OverloadExpr>(callee)) return ul->getName().getAsString();
   if (auto *dm = dyn_cast<CXXDependentScopeMemberExpr>(callee))
@@ -195,6 +195,14 @@ std::string callee_name(const CallExpr &call) {
   if (auto *member = dyn_cast<MemberExpr>(callee))
     return member->getMemberDecl()->getNameAsString();
   return "";
+}
+
+std::string readable_name(const NamedDecl &decl) {
+  std::string name = decl.getQualifiedNameAsString();
+  const std::string anonymous = "(anonymous namespace)::";
+  for (auto at = name.find(anonymous); at != std::string::npos; at = name.find(anonymous))
+    name.erase(at, anonymous.size());
+  return name;
 }
 
 bool has_jump_target(const Stmt &stmt, const FunctionDecl &function) {

@@ -44,6 +44,9 @@ struct FunctionScan {
 
 FunctionScan scan_function(const clang::FunctionDecl &function);
 
+// The qualified name without "(anonymous namespace)::", which says nothing to a reader.
+std::string readable_name(const clang::NamedDecl &decl);
+
 // The name a call is known by: the function, method or unresolved name.
 std::string callee_name(const clang::CallExpr &call);
 

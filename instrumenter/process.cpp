@@ -6,14 +6,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-extern char **environ;
-
 namespace idb::instr {
 
 namespace {
 
 std::vector<char *> c_argv(const std::vector<std::string> &argv) {
   std::vector<char *> out;
+  out.reserve(argv.size() + 1);
   for (const auto &a : argv)
     out.push_back(const_cast<char *>(a.c_str()));
   out.push_back(nullptr);

@@ -29,15 +29,6 @@ std::string no_probes_reason(const FunctionDecl &fd) {
   return "";
 }
 
-// The qualified name without "(anonymous namespace)::", which says nothing to a reader.
-std::string display_name(const FunctionDecl &fd) {
-  std::string name = fd.getQualifiedNameAsString();
-  const std::string anonymous = "(anonymous namespace)::";
-  for (auto at = name.find(anonymous); at != std::string::npos; at = name.find(anonymous))
-    name.erase(at, anonymous.size());
-  return name;
-}
-
 class Unit : public RecursiveASTVisitor<Unit> {
 public:
   Unit(ASTContext &ast, const std::string &file, const Selection &sel, bool apply)
@@ -93,7 +84,7 @@ private:
     ctx.file = &file_;
     ctx.text = &text_;
     ctx.signature = fd.getQualifiedNameAsString() + " " + fd.getType().getAsString();
-    ctx.name = display_name(fd);
+    ctx.name = readable_name(fd);
     ctx.scan = scan_function(fd);
     ctx.cxx = ast_.getLangOpts().CPlusPlus;
     ctx.no_probes = no_probes_reason(fd);

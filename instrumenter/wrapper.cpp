@@ -170,9 +170,9 @@ int run_wrapper(const std::vector<std::string> &argv, const std::string &tool, s
     std::string dir = fs::path(source.path).parent_path().string();
     // Quoted includes of the original folder first, as if compiling it in place; debug
     // information names the original folder.
-    extra.insert(extra.end(), {"-iquote", dir.empty() ? "." : dir,
-                               dir.empty() ? "-ffile-prefix-map=" + folder + "/="
-                                           : "-ffile-prefix-map=" + folder + "=" + dir});
+    std::string prefix_map = "-ffile-prefix-map=" + folder;
+    prefix_map += dir.empty() ? "/=" : "=" + dir;
+    extra.insert(extra.end(), {"-iquote", dir.empty() ? "." : dir, prefix_map});
   }
   std::vector<std::string> command = {argv[0]};
   command.insert(command.end(), extra.begin(), extra.end());
