@@ -4,7 +4,8 @@
 // runs, `list` (parse, walk, select; no edits), `apply` with the default selection and `apply` with
 // every candidate selected (all loops white-box, every call). Prints one line per mode with the
 // time per source line. Figures: docs/PERFORMANCE.md ("The instrumenter").
-// usage: bench_instrument [--functions N] [--repeat R]
+// usage: bench_instrument [--functions N] [--repeat R] [--write FILE]
+// (--write only writes the generated file, to time the idb-instrument command on it.)
 #include "selection.hpp"
 #include "tool.hpp"
 
@@ -84,15 +85,24 @@ double best_of(int repeat, const std::string &code, const Selection &sel, bool a
 
 int main(int argc, char **argv) {
   int functions = 2000, repeat = 3;
+  std::string write_to;
   for (int i = 1; i + 1 < argc; i += 2) {
     std::string arg = argv[i];
     if (arg == "--functions")
       functions = std::atoi(argv[i + 1]);
     else if (arg == "--repeat")
       repeat = std::atoi(argv[i + 1]);
+    else if (arg == "--write")
+      write_to = argv[i + 1];
   }
   int lines = 0;
   std::string code = generate(functions, lines);
+  if (!write_to.empty()) {
+    std::FILE *out = std::fopen(write_to.c_str(), "w");
+    bool ok = out && std::fwrite(code.data(), 1, code.size(), out) == code.size();
+    if (out) ok = std::fclose(out) == 0 && ok;
+    return ok ? 0 : 1;
+  }
   auto everything = parse_selection("include all mode=whitebox\nset min-statements 0\n", "all");
   struct Mode {
     const char *name;
