@@ -115,6 +115,42 @@ void fix_dependency_file(const std::string &path,
   write_file_atomically(path, text);
 }
 
+struct Command {
+  std::vector<std::string> argv;
+  std::vector<std::pair<std::string, std::string>> renames; // instrumented copy -> source
+};
+
+// The compiler command with every source instrumented into `temp`, the runtime's header
+// and, when linking, the runtime. Returns "" or why a source cannot be instrumented.
+std::string build_command(const std::vector<std::string> &argv, const CompileLine &line,
+                          const Selection &sel, const std::string &temp, Command &command) {
+  std::vector<std::string> args(argv.begin() + 1, argv.end());
+  RuntimePaths runtime = runtime_paths();
+  std::vector<std::string> extra = {"-I" + runtime.include_dir};
+  for (size_t n = 0; n < line.sources.size(); ++n) {
+    const auto &source = line.sources[n];
+    std::string folder = temp + "/" + std::to_string(n), error;
+    fs::create_directories(folder);
+    std::string out = instrument_source(source, argv[0], line, sel, folder, error);
+    if (out.empty()) return "cannot instrument " + source.path + ": " + error;
+    args[source.index] = out;
+    command.renames.emplace_back(out, source.path);
+    // Quoted includes of the original folder first, as if compiling it in place; debug
+    // information names the original folder.
+    std::string dir = fs::path(source.path).parent_path().string();
+    std::string prefix_map = "-ffile-prefix-map=" + folder;
+    prefix_map += dir.empty() ? "/=" : "=" + dir;
+    extra.insert(extra.end(), {"-iquote", dir.empty() ? "." : dir, prefix_map});
+  }
+  command.argv = {argv[0]};
+  command.argv.insert(command.argv.end(), extra.begin(), extra.end());
+  command.argv.insert(command.argv.end(), args.begin(), args.end());
+  if (line.links)
+    command.argv.insert(command.argv.end(), {"-L" + runtime.library_dir,
+                                             "-Wl,-rpath," + runtime.library_dir, "-lidb_probe"});
+  return "";
+}
+
 } // namespace
 
 RuntimePaths runtime_paths() {
@@ -136,8 +172,7 @@ int run_wrapper(const std::vector<std::string> &argv, const std::string &tool, s
   }
   const char *enabled = std::getenv("IDB_INSTRUMENT");
   if (enabled && std::string(enabled) == "0") return run_process(argv);
-  std::vector<std::string> args(argv.begin() + 1, argv.end());
-  CompileLine line = parse_compile_line(args);
+  CompileLine line = parse_compile_line({argv.begin() + 1, argv.end()});
   if (!line.error.empty()) {
     err << tool << ": " << line.error << " (set IDB_INSTRUMENT=0 to build without probes)\n";
     return 1;
@@ -153,35 +188,14 @@ int run_wrapper(const std::vector<std::string> &argv, const std::string &tool, s
     err << tool << ": cannot create a temporary folder\n";
     return 1;
   }
-  RuntimePaths runtime = runtime_paths();
-  std::vector<std::string> extra = {"-I" + runtime.include_dir};
-  std::vector<std::pair<std::string, std::string>> renames;
-  for (size_t n = 0; n < line.sources.size(); ++n) {
-    const auto &source = line.sources[n];
-    std::string folder = temp.path() + "/" + std::to_string(n), error;
-    fs::create_directories(folder);
-    std::string out = instrument_source(source, argv[0], line, sel.selection, folder, error);
-    if (out.empty()) {
-      err << tool << ": cannot instrument " << source.path << ": " << error << "\n";
-      return 1;
-    }
-    args[source.index] = out;
-    renames.emplace_back(out, source.path);
-    std::string dir = fs::path(source.path).parent_path().string();
-    // Quoted includes of the original folder first, as if compiling it in place; debug
-    // information names the original folder.
-    std::string prefix_map = "-ffile-prefix-map=" + folder;
-    prefix_map += dir.empty() ? "/=" : "=" + dir;
-    extra.insert(extra.end(), {"-iquote", dir.empty() ? "." : dir, prefix_map});
+  Command command;
+  std::string error = build_command(argv, line, sel.selection, temp.path(), command);
+  if (!error.empty()) {
+    err << tool << ": " << error << "\n";
+    return 1;
   }
-  std::vector<std::string> command = {argv[0]};
-  command.insert(command.end(), extra.begin(), extra.end());
-  command.insert(command.end(), args.begin(), args.end());
-  if (line.links)
-    command.insert(command.end(), {"-L" + runtime.library_dir, "-Wl,-rpath," + runtime.library_dir,
-                                   "-lidb_probe"});
-  int status = run_process(command);
-  if (status == 0) fix_dependency_file(line.dep_file, renames);
+  int status = run_process(command.argv);
+  if (status == 0) fix_dependency_file(line.dep_file, command.renames);
   return status;
 }
 
