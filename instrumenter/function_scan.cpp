@@ -44,7 +44,10 @@ const CallExpr *top_call(const Stmt *s, const Stmt *parent, CallForm &form) {
       value = assign->getRHS();
   } else if (auto *decl = dyn_cast<DeclStmt>(s); decl && decl->isSingleDecl()) {
     auto *var = dyn_cast<VarDecl>(decl->getSingleDecl());
-    if (!var || !var->getInit() || !isa_and_nonnull<CompoundStmt>(parent)) return nullptr;
+    // A static local is initialised once: a probe around its declaration would count
+    // every pass.
+    if (!var || !var->getInit() || var->isStaticLocal() || !isa_and_nonnull<CompoundStmt>(parent))
+      return nullptr;
     value = var->getInit();
     form = CallForm::Bracket;
   }
@@ -61,10 +64,10 @@ public:
   void statement(const Stmt *s, const Stmt *parent, int depth) {
     if (!s) return;
     if (!isa<CompoundStmt>(s) && !isa<NullStmt>(s)) ++scan.statements;
-    CallForm form = CallForm::None;
+    CallForm form = CallForm::Wrap;
     if (const CallExpr *call = top_call(s, parent, form)) placements_[call] = {s, form};
     if (isa<Expr>(s)) return expression(s, depth, false);
-    if (auto *ds = dyn_cast<DeclStmt>(s)) return expression(ds, depth, false);
+    if (auto *ds = dyn_cast<DeclStmt>(s)) return declaration(ds, depth, false);
     if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(s)) return loop(s, depth, false);
     children(s, depth);
   }
@@ -79,7 +82,7 @@ private:
         statement(item, s, depth);
     } else if (auto *i = dyn_cast<IfStmt>(s)) {
       expression(i->getInit(), depth, false);
-      expression(i->getConditionVariableDeclStmt(), depth, false);
+      declaration(i->getConditionVariableDeclStmt(), depth, false);
       expression(i->getCond(), depth, false);
       statement(i->getThen(), s, depth);
       statement(i->getElse(), s, depth);
@@ -132,11 +135,28 @@ private:
       statement(site.body, s, depth + 1);
   }
 
-  // Everything below an expression: calls and loops are found, none can be wrapped.
+  // The initialisers of a declaration, except constexpr ones (evaluated while compiling).
+  void declaration(const DeclStmt *ds, int depth, bool nested) {
+    if (!ds) return;
+    for (const Decl *d : ds->decls())
+      if (auto *var = dyn_cast<VarDecl>(d); var && var->getInit() && !var->isConstexpr())
+        expression(var->getInit(), depth, nested);
+  }
+
+  // Everything below an expression: calls and loops are found; loops cannot be wrapped.
   void expression(const Stmt *s, int depth, bool nested) {
-    if (!s || isa<LambdaExpr>(s) || isa<BlockExpr>(s)) return;
+    if (!s || isa<LambdaExpr, BlockExpr>(s)) return;
+    // Operands that are never evaluated, or evaluated by the compiler.
+    if (isa<UnaryExprOrTypeTraitExpr, CXXNoexceptExpr, CXXTypeidExpr, GenericSelectionExpr,
+            ConstantExpr>(s))
+      return;
     if (nested && isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(s)) return loop(s, depth, true);
-    if (auto *call = dyn_cast<CallExpr>(s); call && !isa<CXXOperatorCallExpr>(call)) record(call);
+    if (auto *ds = dyn_cast<DeclStmt>(s)) return declaration(ds, depth, nested);
+    if (auto *call = dyn_cast<CallExpr>(s); call && !isa<CXXOperatorCallExpr>(call)) {
+      record(call);
+      // __builtin_constant_p, __builtin_choose_expr, ...: arguments not evaluated as written.
+      if (callee_name(*call).rfind("__builtin", 0) == 0) return;
+    }
     for (const Stmt *child : s->children())
       expression(child, depth, true);
   }

@@ -1,7 +1,9 @@
 // One walk over a function body that finds what the rules need: its loops (with nesting
 // depth and ordinal), its calls (with callee name, ordinal, and the statement a probe
 // could wrap), and how many statements it has. Lambda bodies and local classes are left
-// out: a lambda is not a procedure of its own here (docs/instrumenter.md).
+// out: a lambda is not a procedure of its own here (docs/instrumenter.md). So are calls
+// that are never evaluated or evaluated at compile time (sizeof, decltype, noexcept,
+// typeid, _Generic, constant expressions, constexpr initialisers, builtins' arguments).
 #pragma once
 
 #include <clang/AST/ASTContext.h>
@@ -23,9 +25,9 @@ struct LoopSite {
 
 // How a probe around a call can be placed without changing what the code means.
 enum class CallForm {
-  None,    // inside a larger expression: no probe
-  Wrap,    // `f(x);`, `y = f(x);`, `return f(x);`: wrapped as `{ probe; stmt }`
-  Bracket, // `T y = f(x);` in a block: start before, stop after
+  Expression, // inside a larger expression: `__extension__ ({ probe; f(x); })`
+  Wrap,       // `f(x);`, `y = f(x);`, `return f(x);`: wrapped as `{ probe; stmt }`
+  Bracket,    // `T y = f(x);` in a block: start before, stop after
 };
 
 struct CallSite {
@@ -33,7 +35,7 @@ struct CallSite {
   const clang::Stmt *statement = nullptr; // what Wrap or Bracket surround
   std::string callee;
   unsigned ordinal = 0; // 1-based among the function's calls to the same callee
-  CallForm form = CallForm::None;
+  CallForm form = CallForm::Expression;
 };
 
 struct FunctionScan {

@@ -95,7 +95,9 @@ std::string stop_text(const Candidate &c) {
   return " idb_stop(" + std::to_string(c.id) + ");";
 }
 
-StmtRange statement_range(const FunctionContext &ctx, const Stmt &stmt) {
+namespace {
+
+StmtRange source_range(const FunctionContext &ctx, const Stmt &stmt, bool statement) {
   const SourceManager &sm = ctx.ast->getSourceManager();
   const LangOptions &lo = ctx.ast->getLangOpts();
   StmtRange range;
@@ -111,7 +113,7 @@ StmtRange statement_range(const FunctionContext &ctx, const Stmt &stmt) {
   SourceLocation after = Lexer::getLocForEndOfToken(end, 0, sm, lo);
   range.begin = sm.getFileOffset(begin);
   size_t stop = sm.getFileOffset(after);
-  if (needs_semicolon(&stmt)) stop = semicolon_after(*ctx.text, stop);
+  if (statement && needs_semicolon(&stmt)) stop = semicolon_after(*ctx.text, stop);
   if (stop == std::string::npos) {
     range.error = "the end of the statement is not a plain ';'";
     return range;
@@ -119,6 +121,8 @@ StmtRange statement_range(const FunctionContext &ctx, const Stmt &stmt) {
   range.end = static_cast<unsigned>(stop);
   return range;
 }
+
+} // namespace
 
 bool follows_pragma(const std::string &text, unsigned offset) {
   size_t at = offset;
@@ -133,6 +137,14 @@ bool follows_pragma(const std::string &text, unsigned offset) {
   if (text[first] != '#') return false;
   size_t word = text.find_first_not_of(" \t", first + 1);
   return word != std::string::npos && text.compare(word, 6, "pragma") == 0;
+}
+
+StmtRange statement_range(const FunctionContext &ctx, const Stmt &stmt) {
+  return source_range(ctx, stmt, true);
+}
+
+StmtRange expression_range(const FunctionContext &ctx, const Expr &expr) {
+  return source_range(ctx, expr, false);
 }
 
 std::string wrap_statement(const FunctionContext &ctx, const Stmt &stmt, const Candidate &c,

@@ -74,6 +74,8 @@ struct StmtRange {
   std::string error;
 };
 StmtRange statement_range(const FunctionContext &ctx, const clang::Stmt &stmt);
+// The same for an expression, without looking for a `;`.
+StmtRange expression_range(const FunctionContext &ctx, const clang::Expr &expr);
 
 // True when the line before `offset` is a `#pragma` (omp, unroll, ivdep, ...): it applies
 // to the statement that follows, which must stay right after it.

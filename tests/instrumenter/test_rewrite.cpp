@@ -55,11 +55,59 @@ void g(void);
 int h(int c) {
   <start CALL f(...) in h [t.c:4]> int y = f(c); <stop>
   if (c) { <CALL g(...) in h [t.c:5]> g(); } else { <CALL f(...) in h [t.c:5]> y = f(y); }
-  if (f(c) > 2) { <CALL g(...) in h [t.c:6]> g(); }
+  if (__extension__ ({ <CALL f(...) in h [t.c:6]> f(c); }) > 2) { <CALL g(...) in h [t.c:6]> g(); }
   { <CALL f(...) in h [t.c:7]> return f(y); }
 }
 )";
   EXPECT_EQ(expected, instrument(input, "include call"));
+}
+
+TEST(Rewrite, CallsInsideExpressionsBecomeStatementExpressions) {
+  const char *input = R"(int f(int);
+int *p(void);
+int k(int c) {
+  int n = sizeof(f(c)) + f(f(c) + 1);
+  *p() = c ? f(1) : f(2);
+  for (n = 0; n < f(c); n++) {}
+  return f(c) + 1;
+}
+)";
+  const char *expected = R"(int f(int);
+int *p(void);
+int k(int c) {
+  int n = sizeof(f(c)) + __extension__ ({ <CALL f(...) in k [t.c:4]> f(__extension__ ({ <CALL f(...) in k [t.c:4]> f(c); }) + 1); });
+  *__extension__ ({ <CALL p(...) in k [t.c:5]> p(); }) = c ? __extension__ ({ <CALL f(...) in k [t.c:5]> f(1); }) : __extension__ ({ <CALL f(...) in k [t.c:5]> f(2); });
+  for (n = 0; n < __extension__ ({ <CALL f(...) in k [t.c:6]> f(c); }); n++) {}
+  return __extension__ ({ <CALL f(...) in k [t.c:7]> f(c); }) + 1;
+}
+)";
+  EXPECT_EQ(expected, instrument(input, "include call"));
+}
+
+TEST(Rewrite, CxxCallsReturningObjectsOrReferencesStayOutOfExpressions) {
+  const char *input = R"(#include <string>
+int &at(int i);
+std::string name(int i);
+constexpr int twice(int x) { return 2 * x; }
+int use(int i) {
+  constexpr int k = twice(3);
+  static int once = twice(i);
+  at(i) = k + once;
+  return static_cast<int>(name(i).size()) + noexcept(twice(i));
+}
+)";
+  auto sel = parse_selection("include call", "sel");
+  FileResult r = run_on_text(input, "t.cpp", {}, sel.selection, true);
+  ASSERT_EQ("", r.error);
+  std::vector<std::string> seen;
+  for (const auto &c : r.candidates)
+    if (c.kind == Kind::Call) seen.push_back(c.callee + ": " + c.skipped);
+  std::vector<std::string> expected = {
+      "twice: ", // the static local's initialiser, evaluated once; not constexpr k's
+      "at: inside an expression, returning an object or a reference",
+      "std::basic_string<char>::size: ", // a scalar: fine inside the expression
+      "name: inside an expression, returning an object or a reference"};
+  EXPECT_EQ(expected, seen);
 }
 
 TEST(Rewrite, WhiteBoxLoopsOpenPerIterationAndMacrosAreLeftAlone) {
