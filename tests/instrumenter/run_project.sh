@@ -74,6 +74,13 @@ if [[ $kind == make-c ]]; then
   printf 'int main(void) { return missing; }\n' >"$work/bad.c"
   if (cd "$work" && "$idb_cc" gcc -c bad.c 2>bad.txt); then echo "bad.c built"; exit 1; fi
   grep -q "idb-cc: cannot instrument bad.c: bad.c does not compile" "$work/bad.txt"
+  # The selection from the environment: none selected, no probes; a bad one fails.
+  (cd "$work/pristine" && IDB_SELECTION='exclude all' "$idb_cc" gcc -c main.c -Ilib -o none.o)
+  nm "$work/pristine/none.o" >"$work/none.nm"
+  if grep -q idb_ "$work/none.nm"; then echo "probes despite 'exclude all'"; exit 1; fi
+  if (cd "$work/pristine" && IDB_SELECTION='include lops' "$idb_cc" gcc -c main.c -Ilib \
+    -o bad.o 2>"$work/badsel.txt"); then echo "a bad selection built"; exit 1; fi
+  grep -q "^idb-cc: IDB_SELECTION:1:9: unknown kind 'lops'" "$work/badsel.txt"
   # IDB_INSTRUMENT=0 passes straight through: no probe symbols.
   (cd "$work/pristine" && IDB_INSTRUMENT=0 "$idb_cc" gcc -c main.c -Ilib -o plain.o)
   nm "$work/pristine/plain.o" >"$work/plain.nm"
