@@ -88,16 +88,33 @@ private:
     ctx.scan = scan_function(fd);
     ctx.cxx = ast_.getLangOpts().CPlusPlus;
     ctx.no_probes = no_probes_reason(fd);
+    std::vector<std::pair<const ProbeRule *, Site>> sites;
     for (const auto &rule : rules_) {
-      std::vector<Site> sites;
-      rule->collect(ctx, sites);
-      for (Site &site : sites) {
-        select(sel_, site.candidate);
-        if (site.candidate.selected)
-          site.candidate.skipped =
-              ctx.no_probes.empty() ? rule->place(ctx, site, sel_, edits_) : ctx.no_probes;
-        candidates_.push_back(std::move(site.candidate));
-      }
+      std::vector<Site> found;
+      rule->collect(ctx, found);
+      for (Site &site : found)
+        sites.emplace_back(rule.get(), std::move(site));
+    }
+    tell_apart(sites);
+    for (auto &[rule, site] : sites) {
+      select(sel_, site.candidate);
+      if (site.candidate.selected)
+        site.candidate.skipped =
+            ctx.no_probes.empty() ? rule->place(ctx, site, sel_, edits_) : ctx.no_probes;
+      candidates_.push_back(std::move(site.candidate));
+    }
+  }
+
+  // Two probes of one line with the same description (`f(g(x)) + g(y)`) get the column in
+  // their location, "[file.c:12:9]", so the profile tells them apart.
+  static void tell_apart(std::vector<std::pair<const ProbeRule *, Site>> &sites) {
+    std::map<std::string, int> count;
+    for (const auto &entry : sites)
+      ++count[entry.second.candidate.description];
+    for (auto &entry : sites) {
+      Candidate &c = entry.second.candidate;
+      if (count[c.description] < 2 || c.description.back() != ']') continue;
+      c.description.insert(c.description.size() - 1, ":" + std::to_string(c.column));
     }
   }
 

@@ -75,8 +75,8 @@ int k(int c) {
   const char *expected = R"(int f(int);
 int *p(void);
 int k(int c) {
-  int n = sizeof(f(c)) + __extension__ ({ <CALL f(...) in k [t.c:4]> f(__extension__ ({ <CALL f(...) in k [t.c:4]> f(c); }) + 1); });
-  *__extension__ ({ <CALL p(...) in k [t.c:5]> p(); }) = c ? __extension__ ({ <CALL f(...) in k [t.c:5]> f(1); }) : __extension__ ({ <CALL f(...) in k [t.c:5]> f(2); });
+  int n = sizeof(f(c)) + __extension__ ({ <CALL f(...) in k [t.c:4:26]> f(__extension__ ({ <CALL f(...) in k [t.c:4:28]> f(c); }) + 1); });
+  *__extension__ ({ <CALL p(...) in k [t.c:5]> p(); }) = c ? __extension__ ({ <CALL f(...) in k [t.c:5:14]> f(1); }) : __extension__ ({ <CALL f(...) in k [t.c:5:21]> f(2); });
   for (n = 0; n < __extension__ ({ <CALL f(...) in k [t.c:6]> f(c); }); n++) {}
   return __extension__ ({ <CALL f(...) in k [t.c:7]> f(c); }) + 1;
 }
