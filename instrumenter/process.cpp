@@ -32,13 +32,13 @@ int wait_for(pid_t pid) {
 int run_process(const std::vector<std::string> &argv) {
   auto args = c_argv(argv);
   pid_t pid = 0;
-  if (posix_spawnp(&pid, args[0], nullptr, nullptr, args.data(), environ) != 0) return 127;
+  if (posix_spawnp(&pid, args[0], nullptr, nullptr, args.data(), environ) != 0) return -1;
   return wait_for(pid);
 }
 
 int run_capture(const std::vector<std::string> &argv, std::string &output) {
   int fds[2];
-  if (pipe(fds) != 0) return 127;
+  if (pipe(fds) != 0) return -1;
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
@@ -54,7 +54,7 @@ int run_capture(const std::vector<std::string> &argv, std::string &output) {
   while ((n = read(fds[0], buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR))
     if (n > 0) output.append(buf, static_cast<size_t>(n));
   close(fds[0]);
-  return spawned != 0 ? 127 : wait_for(pid);
+  return spawned != 0 ? -1 : wait_for(pid);
 }
 
 } // namespace idb::instr

@@ -165,19 +165,32 @@ RuntimePaths runtime_paths() {
   return {IDB_BUILD_INCLUDEDIR, IDB_BUILD_LIBDIR};
 }
 
+namespace {
+
+// The compiler's exit status; a compiler that cannot be started is named, status 127 as a
+// shell would give.
+int run_compiler(const std::vector<std::string> &argv, const std::string &tool, std::ostream &err) {
+  int status = run_process(argv);
+  if (status != -1) return status;
+  err << tool << ": cannot run the compiler '" << argv[0] << "'\n";
+  return 127;
+}
+
+} // namespace
+
 int run_wrapper(const std::vector<std::string> &argv, const std::string &tool, std::ostream &err) {
   if (argv.empty()) {
     err << "usage: " << tool << " COMPILER [ARGS...]   (e.g. make CC=\"" << tool << " gcc\")\n";
     return 2;
   }
   const char *enabled = std::getenv("IDB_INSTRUMENT");
-  if (enabled && std::string(enabled) == "0") return run_process(argv);
+  if (enabled && std::string(enabled) == "0") return run_compiler(argv, tool, err);
   CompileLine line = parse_compile_line({argv.begin() + 1, argv.end()});
   if (!line.error.empty()) {
     err << tool << ": " << line.error << " (set IDB_INSTRUMENT=0 to build without probes)\n";
     return 1;
   }
-  if (line.passthrough) return run_process(argv);
+  if (line.passthrough) return run_compiler(argv, tool, err);
   SelectionResult sel = wrapper_selection();
   if (!sel.error.empty()) {
     err << tool << ": " << sel.error << "\n";
@@ -194,7 +207,7 @@ int run_wrapper(const std::vector<std::string> &argv, const std::string &tool, s
     err << tool << ": " << error << "\n";
     return 1;
   }
-  int status = run_process(command.argv);
+  int status = run_compiler(command.argv, tool, err);
   if (status == 0) fix_dependency_file(line.dep_file, command.renames);
   return status;
 }

@@ -81,6 +81,13 @@ if [[ $kind == make-c ]]; then
   if (cd "$work/pristine" && IDB_SELECTION='include lops' "$idb_cc" gcc -c main.c -Ilib \
     -o bad.o 2>"$work/badsel.txt"); then echo "a bad selection built"; exit 1; fi
   grep -q "^idb-cc: IDB_SELECTION:1:9: unknown kind 'lops'" "$work/badsel.txt"
+  # A compiler that does not exist is named.
+  set +e
+  (cd "$work" && "$idb_cc" no-such-compiler -c warn.c 2>nocc.txt)
+  status=$?
+  set -e
+  [[ $status == 127 ]] && grep -q "cannot run the compiler 'no-such-compiler'" "$work/nocc.txt" ||
+    { echo "missing compiler: status $status"; cat "$work/nocc.txt"; exit 1; }
   # IDB_INSTRUMENT=0 passes straight through: no probe symbols.
   (cd "$work/pristine" && IDB_INSTRUMENT=0 "$idb_cc" gcc -c main.c -Ilib -o plain.o)
   nm "$work/pristine/plain.o" >"$work/plain.nm"
