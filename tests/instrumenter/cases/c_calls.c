@@ -1,6 +1,8 @@
 /* CALL probes keep every statement's meaning: calls in conditions and initialisers, in
  * unbraced if/else and loop bodies, `return f(x);`, variadic functions, calls through
  * pointers, calls inside macros, setjmp/longjmp across an instrumented call. */
+/* The layout is part of what this case tests: */
+/* clang-format off */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>

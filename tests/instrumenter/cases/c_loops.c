@@ -1,5 +1,7 @@
 /* LOOP probes, black box outside and white box inside: break, continue, return and goto
  * out of the body, unbraced bodies, do-while, nested loops, loops in switch cases. */
+/* The layout is part of what this case tests: */
+/* clang-format off */
 #include <stdio.h>
 
 static int search(int grid[4][4], int key) {

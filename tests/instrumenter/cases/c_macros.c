@@ -1,6 +1,8 @@
 /* Nothing is inserted inside macro expansions, nor into functions a macro defines, nor
  * into code from system headers; a function never called still reaches the profile's
  * probe table through the registration constructor. */
+/* The layout is part of what this case tests: */
+/* clang-format off */
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>

@@ -1,5 +1,7 @@
 /* PROC probes close on every way out: early return, `return f(x);`, falling off the end,
  * goto to the exit, switch fall-through, recursion, exit() from deep inside. */
+/* The layout is part of what this case tests: */
+/* clang-format off */
 #include <stdio.h>
 #include <stdlib.h>
 

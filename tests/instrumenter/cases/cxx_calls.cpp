@@ -1,6 +1,8 @@
 // C++ CALL probes: member calls, calls returning references (`return f(x);` keeps the
 // value category), calls that throw out of a wrapped statement and out of a white-box
-// loop, a call whose result initialises a variable, and calls in conditions left alone.
+// loop, a call whose result initialises a variable, and calls inside conditions.
+// The layout is part of what this case tests:
+// clang-format off
 #include <cstdio>
 #include <map>
 #include <stdexcept>

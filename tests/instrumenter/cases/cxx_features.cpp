@@ -2,6 +2,8 @@
 // lambdas are left alone, constexpr and in-class (inline) methods are skipped, out-of-line
 // methods, range-for, references returned through `return f(x);`, and a static
 // initialiser that runs instrumented code before main.
+// The layout is part of what this case tests:
+// clang-format off
 #include <cstdio>
 #include <stdexcept>
 #include <string>

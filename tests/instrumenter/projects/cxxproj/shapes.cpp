@@ -29,6 +29,7 @@ std::unique_ptr<Shape> make_shape(char kind, double size) {
 
 double total_area(const std::vector<std::unique_ptr<Shape>> &shapes) {
   double total = 0;
-  for (const auto &s : shapes) total += s->area();
+  for (const auto &s : shapes)
+    total += s->area();
   return total;
 }
