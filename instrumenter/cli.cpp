@@ -87,12 +87,24 @@ std::string first_error(const std::vector<FileResult> &results) {
   return "";
 }
 
+// One note per selected candidate left alone, except those the size thresholds skip on
+// purpose (there can be hundreds): they are counted in one line.
 void report_skipped(const std::vector<FileResult> &results, std::ostream &err) {
+  size_t by_threshold = 0;
   for (const auto &r : results)
-    for (const auto &c : r.candidates)
-      if (c.selected && !c.skipped.empty())
-        err << "idb-instrument: note: " << c.file << ":" << c.line << ": " << kind_name(c.kind)
-            << " " << c.description << " skipped: " << c.skipped << "\n";
+    for (const auto &c : r.candidates) {
+      if (!c.selected || c.skipped.empty()) continue;
+      if (c.skipped.rfind("small function", 0) == 0 || c.skipped == "inline function") {
+        ++by_threshold;
+        continue;
+      }
+      err << "idb-instrument: note: " << c.file << ":" << c.line << ": " << kind_name(c.kind) << " "
+          << c.description << " skipped: " << c.skipped << "\n";
+    }
+  if (by_threshold > 0)
+    err << "idb-instrument: note: " << by_threshold
+        << " small or inline functions left without PROC probes (see 'list'; "
+           "'set min-statements' and 'set skip-inline' in the selection)\n";
 }
 
 int apply(Args &a, std::ostream &err) {
