@@ -186,12 +186,6 @@ bool store_run(const RunArgs &args, const profile::Profile &p, const std::string
     return true;
   } catch (const store::Error &e) {
     std::cerr << "idb run: " << e.what() << '\n';
-    bool summary = false;
-    for (const profile::Cfh &cfh : p.cfhs)
-      summary = summary || cfh.summary;
-    if (summary)
-      std::cerr << "idb run: the profile is in the summary mode (IDB_MPI_MODE=summary), which "
-                   "this database may not take yet; 'idb show' reads it\n";
     return false;
   }
 }

@@ -120,21 +120,24 @@ TEST(IdbRun, AProfileThatCannotBeStoredIsKept) {
 
 namespace {
 
-// The schema on this branch refuses rank -1; once the loader takes summary CFHs the run is
-// stored. Either way nothing is lost and the user is told why.
-TEST(IdbRun, ASummaryProfileIsStoredOrKeptWithTheReason) {
+// A summary-mode run is stored as one CFH per thread for all ranks (rank -1), its mode
+// recorded, every node's cross-rank spread in node_spread.
+TEST(IdbRun, ASummaryProfileIsStoredWithItsSpread) {
   TempDir dir;
   CommandResult r = idb_run(dir, {"-n", "4", "--mpirun-arg", "--oversubscribe", "--label", "sum"},
                             {IDB_TEST_COMM_PATTERN, "3"}, {{"IDB_MPI_MODE", "summary"}});
-  if (r.status == 0) {
-    EXPECT_EQ(cell(dir, "SELECT nprocs FROM runs WHERE label = 'sum'"), "4");
-    return;
-  }
-  EXPECT_EQ(r.status, 1) << r.output;
-  EXPECT_NE(r.output.find("the profile is in the summary mode"), std::string::npos) << r.output;
-  std::size_t at = r.output.find("the profile is kept in ");
-  ASSERT_NE(at, std::string::npos) << r.output;
-  std::filesystem::remove_all(r.output.substr(at + 23, r.output.find('\n', at) - at - 23));
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(cell(dir, "SELECT nprocs FROM runs WHERE label = 'sum'"), "4");
+  EXPECT_EQ(cell(dir, "SELECT profile_mode FROM runs WHERE label = 'sum'"), "summary");
+  EXPECT_EQ(cell(dir, "SELECT min(rank) || ' ' || max(rank) || ' ' || min(summary) FROM "
+                      "cfh_instances"),
+            "-1 -1 1");
+  EXPECT_EQ(cell(dir, "SELECT count(*) FROM node_spread WHERE quantity = 'total' AND ranks = 4 "
+                      "AND node = 0"),
+            cell(dir, "SELECT count(*) FROM cfh_instances"))
+      << "every rank reached every root";
+  EXPECT_EQ(cell(dir, "SELECT count(*) / 5 FROM node_spread"),
+            cell(dir, "SELECT count(*) FROM nodes"));
 }
 
 } // namespace
