@@ -2,6 +2,7 @@
 #include "idb/tree.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 
@@ -16,14 +17,16 @@ std::vector<std::vector<std::uint32_t>> children_of(const Cfh &cfh) {
   return children;
 }
 
-std::string format(const char *fmt, double v) {
-  char buf[400]; // room for any double in %f
-  std::snprintf(buf, sizeof buf, fmt, v);
-  return buf;
+// `v` with `decimals` digits after the point, as printf's "%.Nf" writes it (both round
+// exactly), but several times faster: a large report formats millions of cells.
+std::string fixed(double v, int decimals) {
+  char buf[400]; // room for any double in fixed notation
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed, decimals);
+  return ec == std::errc() ? std::string(buf, end) : std::string("?");
 }
 
 std::string seconds(double s) {
-  return format("%.6f", s);
+  return fixed(s, 6);
 }
 
 // The report's columns and their usual widths; a column widens for a longer cell (a deep
@@ -72,9 +75,9 @@ struct Printer {
           seconds(t.inclusive),
           seconds(t.exclusive),
           seconds(t.corrected),
-          format("%.2f", parent > 0 ? 100.0 * t.inclusive / parent : 0.0),
-          format("%.3f", s.mean * 1e6),
-          format("%.3f", std::sqrt(idb_stats_variance(&s)) * 1e6)};
+          fixed(parent > 0 ? 100.0 * t.inclusive / parent : 0.0, 2),
+          fixed(s.mean * 1e6, 3),
+          fixed(std::sqrt(idb_stats_variance(&s)) * 1e6, 3)};
     if (options.show_cpu) {
       r.push_back(s.cpu_count ? seconds(s.cpu_sum) : "-");
       r.push_back(std::to_string(s.cpu_count));
@@ -90,7 +93,7 @@ struct Printer {
       r.push_back(seconds(n.total.min));
       r.push_back(seconds(n.total.max));
       r.push_back(std::to_string(n.total.rank_max));
-      r.push_back(format("%.3f", n.total.mean > 0 ? n.total.max / n.total.mean : 0.0));
+      r.push_back(fixed(n.total.mean > 0 ? n.total.max / n.total.mean : 0.0, 3));
     }
     return r;
   }
@@ -132,11 +135,13 @@ struct Printer {
     for (const Row &r : table)
       for (std::size_t c = 0; c < r.size(); ++c)
         width[c] = std::max(width[c], r[c].size());
+    std::string line;
     for (const Row &r : table) {
-      out << r[0] << std::string(width[0] - r[0].size(), ' ');
+      line.assign(r[0]).append(width[0] - r[0].size(), ' ');
       for (std::size_t c = 1; c < r.size(); ++c)
-        out << std::string(width[c] - r[c].size() + 1, ' ') << r[c];
-      out << '\n';
+        line.append(width[c] - r[c].size() + 1, ' ').append(r[c]);
+      line += '\n';
+      out.write(line.data(), std::streamsize(line.size()));
     }
   }
 };
@@ -196,9 +201,9 @@ void print_profile(std::ostream &out, const Profile &profile, const TreeOptions 
   out << "program " << profile.get("program", "?") << "  host " << profile.get("host", "?")
       << "  ranks " << profile.get("nprocs", "1") << "  threads " << profile.get("threads", "?")
       << "  timer " << profile.get("timer", "?") << " ("
-      << format("%.3f", profile.number("timer_hz") / 1e9) << " GHz)\n";
+      << fixed(profile.number("timer_hz") / 1e9, 3) << " GHz)\n";
   if (profile.meta.count("mpi_mode")) out << "mpi mode " << profile.get("mpi_mode") << ", ";
-  out << "noise per activation " << format("%.1f", profile.number("noise_per_activation_s") * 1e9)
+  out << "noise per activation " << fixed(profile.number("noise_per_activation_s") * 1e9, 1)
       << " ns, cpu policy " << profile.get("cpu_policy", "?") << "\n";
   for (const Cfh &cfh : profile.cfhs) {
     out << "\nCFH \"" << cfh.name << "\"";

@@ -3,6 +3,8 @@
 // into Profile, Cfh and Node values. Portable SQL, the same on both engines.
 #include "idb/store.hpp"
 
+#include <unordered_map>
+
 #include <vector>
 
 namespace idb::store {
@@ -106,20 +108,28 @@ profile::Node node_of(const Row &row) {
 // between.
 void read_nodes(Database &db, const Filter &f, const std::vector<std::int64_t> &ids,
                 profile::Profile &p) {
-  std::size_t index = 0;
+  std::unordered_map<std::int64_t, std::size_t> index_of;
+  for (std::size_t i = 0; i < ids.size(); ++i)
+    index_of.emplace(ids[i], i);
+  std::int64_t last = -1;
+  profile::Cfh *cfh = nullptr;
+  // Ordered as SQLite's plan walks the tables (the (run_id, rank, thread) index of
+  // cfh_instances, then each CFH's nodes by key), so it sorts nothing.
   query_rows(db,
              "SELECT n.cfh_id, n.parent, n.probe_id, s.count, s.total, s.min, s.max, s.mean, s.m2, "
              "s.cpu_count, s.cpu_total, s.cpu_min, s.cpu_max, s.noise, s.bytes_sent, s.bytes_recv "
              "FROM runs r JOIN cfh_instances h ON h.run_id = r.run_id "
              "JOIN nodes n ON n.cfh_id = h.cfh_id "
              "JOIN node_stats s ON s.cfh_id = n.cfh_id AND s.node = n.node" +
-                 f.where + " ORDER BY n.cfh_id, n.node",
+                 f.where + " ORDER BY h.rank, h.thread, h.cfh_id, n.node",
              f.params, [&](const Row &row) {
-               std::int64_t cfh = row.integer(0);
-               while (index < ids.size() && ids[index] != cfh)
-                 ++index;
-               if (index == ids.size()) throw Error("a node of an unknown CFH " + row.text(0));
-               p.cfhs[index].nodes.push_back(node_of(row));
+               if (row.integer(0) != last) {
+                 last = row.integer(0);
+                 auto it = index_of.find(last);
+                 if (it == index_of.end()) throw Error("a node of an unknown CFH " + row.text(0));
+                 cfh = &p.cfhs[it->second];
+               }
+               cfh->nodes.push_back(node_of(row));
              });
 }
 
