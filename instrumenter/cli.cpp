@@ -6,6 +6,8 @@
 #include "selection.hpp"
 #include "tool.hpp"
 
+#include "idb/edf.hpp"
+
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -15,16 +17,21 @@ namespace idb::instr {
 namespace {
 
 const char *const kUsage =
-    "usage: idb-instrument list FILES... [--json] [--selection FILE|-] [-p BUILD_DIR] [-- FLAGS]\n"
+    "usage: idb-instrument list FILES... [--json] [--selection FILE|-] [--edf FILE.edf]\n"
+    "                    [-p BUILD_DIR] [-- FLAGS]\n"
     "       idb-instrument apply FILES... (--out DIR | --in-place) [--selection FILE|-]\n"
-    "                    [--manifest FILE] [-p BUILD_DIR] [-- FLAGS]\n"
-    "       idb-instrument default-selection\n";
+    "                    [--edf FILE.edf] [--manifest FILE] [-p BUILD_DIR] [-- FLAGS]\n"
+    "       idb-instrument default-selection\n"
+    "--edf FILE.edf alone takes the selection from the experiment's [AUTOINST] section;\n"
+    "with --selection, apply uses that selection and records it in [AUTOINST].\n";
 
 struct Args {
   std::string command;
   ToolOptions tool;
   bool json = false, in_place = false, have_flags = false;
-  std::string selection_file, out_dir, manifest;
+  std::string selection_file, out_dir, manifest, edf;
+  std::string selection_text; // the selection as read, for writing back into the .edf
+  std::string note;           // said on standard error before the work
 };
 
 // Returns "" or an error message.
@@ -49,6 +56,8 @@ std::string parse_args(const std::vector<std::string> &args, Args &a) {
       a.in_place = true;
     else if (arg == "--selection") {
       if (!value(a.selection_file)) return "--selection needs a file (or -)";
+    } else if (arg == "--edf") {
+      if (!value(a.edf)) return "--edf needs an experiment definition file";
     } else if (arg == "--out") {
       if (!value(a.out_dir)) return "--out needs a folder";
     } else if (arg == "--manifest") {
@@ -68,15 +77,29 @@ std::string parse_args(const std::vector<std::string> &args, Args &a) {
   return "";
 }
 
-std::string load_selection(const Args &a, Selection &sel) {
-  if (a.selection_file.empty()) {
+// The selection from --selection, else from the .edf's [AUTOINST], else the default.
+std::string load_selection(Args &a, Selection &sel) {
+  std::string text, error, name;
+  if (!a.selection_file.empty()) {
+    if (!read_selection_file(a.selection_file, text, error)) return error;
+    name = a.selection_file == "-" ? "<stdin>" : a.selection_file;
+  } else if (!a.edf.empty()) {
+    std::optional<std::string> autoinst = edf::read_autoinst(a.edf, error);
+    if (!autoinst) return error;
+    if (autoinst->find_first_not_of(" \t\r\n") == std::string::npos) {
+      a.note = "note: " + a.edf + " has no selection in [AUTOINST]: using the default selection";
+      sel = default_selection();
+      return "";
+    }
+    text = *autoinst;
+    name = a.edf + " [AUTOINST]";
+  } else {
     sel = default_selection();
     return "";
   }
-  std::string text, error;
-  if (!read_selection_file(a.selection_file, text, error)) return error;
-  auto parsed = parse_selection(text, a.selection_file == "-" ? "<stdin>" : a.selection_file);
+  auto parsed = parse_selection(text, name);
   sel = parsed.selection;
+  a.selection_text = text;
   return parsed.error;
 }
 
@@ -119,6 +142,10 @@ int apply(Args &a, std::ostream &err) {
   }
   report_skipped(results, err);
   std::string error = write_outputs(results, a.out_dir, a.manifest);
+  // A new selection applied for an experiment is recorded in it: the grow-and-prune step
+  // stays with the experiment.
+  if (error.empty() && !a.edf.empty() && !a.selection_file.empty())
+    error = edf::update_autoinst(a.edf, a.selection_text);
   if (!error.empty()) {
     err << "idb-instrument: " << error << "\n";
     return 1;
@@ -162,6 +189,7 @@ int run_cli(const std::vector<std::string> &args, std::ostream &out, std::ostrea
     err << "idb-instrument: " << error << "\n" << kUsage;
     return 2;
   }
+  if (!a.note.empty()) err << "idb-instrument: " << a.note << "\n";
   if (a.command == "apply") {
     a.tool.apply = true;
     return apply(a, err);

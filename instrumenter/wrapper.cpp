@@ -2,6 +2,8 @@
 // run the real compiler on the instrumented files with the original arguments.
 #include "wrapper.hpp"
 
+#include "idb/edf.hpp"
+
 #include "cli.hpp"
 #include "output_files.hpp"
 #include "process.hpp"
@@ -44,7 +46,9 @@ std::vector<std::string> compiler_include_dirs(const std::string &compiler, bool
   return dirs;
 }
 
-// The selection from IDB_SELECTION_FILE or IDB_SELECTION (text), else the default.
+// The selection from IDB_SELECTION_FILE, IDB_SELECTION (text) or the [AUTOINST] section
+// of the experiment definition file IDB_EDF, else (also for an empty [AUTOINST]) the
+// default.
 SelectionResult wrapper_selection() {
   if (const char *file = std::getenv("IDB_SELECTION_FILE"); file && *file) {
     std::string text, error;
@@ -53,6 +57,14 @@ SelectionResult wrapper_selection() {
   }
   if (const char *text = std::getenv("IDB_SELECTION"); text && *text)
     return parse_selection(text, "IDB_SELECTION");
+  if (const char *edf_file = std::getenv("IDB_EDF"); edf_file && *edf_file) {
+    std::string error;
+    std::optional<std::string> text = edf::read_autoinst(edf_file, error);
+    if (!text) return {{}, error};
+    // An experiment without a selection yet starts from the default one.
+    if (text->find_first_not_of(" \t\r\n") != std::string::npos)
+      return parse_selection(*text, std::string(edf_file) + " [AUTOINST]");
+  }
   return {default_selection(), ""};
 }
 

@@ -131,3 +131,37 @@ TEST(Cli, DefaultSelectionParsesBack) {
   ASSERT_EQ(0, run.status);
   EXPECT_NE(std::string::npos, run.out.find("include loop depth=1 mode=blackbox"));
 }
+
+// An experiment definition file carries the selection in [AUTOINST]: --edf reads it (the
+// default selection, with a note, when there is none); with --selection too, apply
+// records the new selection there and keeps every other byte.
+TEST(Cli, SelectionComesFromAndGoesBackToTheExperiment) {
+  TempDir dir;
+  write(dir.file("w.c"), kSource);
+  const std::string head = "# growing the tree\n[PREAMBLE]\nMode  COALESCE\n[AUTOINST]\n";
+  const std::string tail = "[DBLIST]\nrun-1  the first\n";
+  write(dir.file("x.edf"), head + "include loop depth=1 mode=whitebox\n" + tail);
+  CliRun listed = cli({"list", dir.file("w.c"), "--edf", dir.file("x.edf"), "--"});
+  ASSERT_EQ(0, listed.status) << listed.err;
+  EXPECT_NE(std::string::npos, listed.out.find("whitebox")) << listed.out;
+  EXPECT_EQ(std::string::npos, listed.out.find("blackbox")) << listed.out;
+
+  write(dir.file("grown.sel"), "include proc\ninclude loop depth=1 mode=blackbox\n");
+  CliRun applied = cli({"apply", dir.file("w.c"), "--out", dir.file("out"), "--edf",
+                        dir.file("x.edf"), "--selection", dir.file("grown.sel"), "--"});
+  ASSERT_EQ(0, applied.status) << applied.err;
+  EXPECT_EQ(head + "include proc\ninclude loop depth=1 mode=blackbox\n" + tail,
+            read_file(dir.file("x.edf")));
+  EXPECT_NE(std::string::npos, read_file(dir.file("out/w.c")).find("idb_scope_open_(0, IDB_PROC"));
+
+  write(dir.file("none.edf"), "[PREAMBLE]\nMode  COMPARE\n[DBLIST]\nrun-1\n");
+  CliRun missing = cli({"list", dir.file("w.c"), "--edf", dir.file("none.edf"), "--"});
+  EXPECT_EQ(0, missing.status) << missing.err;
+  EXPECT_NE(std::string::npos,
+            missing.err.find("none.edf has no selection in [AUTOINST]: using the default"))
+      << missing.err;
+  EXPECT_NE(std::string::npos, missing.out.find("blackbox")) << "the default selection";
+  CliRun bad = cli({"list", dir.file("w.c"), "--edf", dir.file("absent.edf"), "--"});
+  EXPECT_EQ(2, bad.status);
+  EXPECT_NE(std::string::npos, bad.err.find("absent.edf")) << bad.err;
+}
