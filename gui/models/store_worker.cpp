@@ -1,0 +1,88 @@
+// The store worker and its client (store_worker.hpp). The worker turns every exception of
+// the store into failed(), so nothing thrown ever crosses into Qt's event loop.
+#include "store_worker.hpp"
+
+#include <QMetaObject>
+
+namespace idb::gui {
+
+namespace {
+
+store::QueryResult attributes_of(store::Database &db, const std::string &label) {
+  return store::query(db,
+                      "SELECT a.key, a.value FROM run_attributes a JOIN runs r USING (run_id) "
+                      "WHERE r.label = :run ORDER BY a.key",
+                      {{"run", label}});
+}
+
+} // namespace
+
+void StoreWorker::open(const QString &url) {
+  try {
+    db_.reset();
+    store::OpenOptions options;
+    options.create = false; // a mistyped path must not leave an empty database behind
+    db_ = store::open(url.toStdString(), options);
+    emit opened(QString::fromStdString(db_->location()), runs_table(store::runs(*db_)));
+  } catch (const std::exception &e) {
+    db_.reset();
+    emit failed(QStringLiteral("open"), QString::fromStdString(e.what()));
+  }
+}
+
+void StoreWorker::loadRun(const QString &label) {
+  try {
+    if (!db_) throw store::Error("no database is open");
+    const std::string name = label.toStdString();
+    profile::Profile profile = store::read_run(*db_, name);
+    auto run = std::make_shared<RunData>(
+        summarize_run(name, std::move(profile), attributes_of(*db_, name)));
+    emit runLoaded(RunDataPtr(std::move(run)));
+  } catch (const std::exception &e) {
+    emit failed(QStringLiteral("run"), QString::fromStdString(e.what()));
+  }
+}
+
+void StoreWorker::runQuery(const QString &sql, const store::KeyValues &params) {
+  try {
+    if (!db_) throw store::Error("no database is open");
+    emit queryDone(store::query(*db_, sql.toStdString(), params));
+  } catch (const std::exception &e) {
+    emit failed(QStringLiteral("query"), QString::fromStdString(e.what()));
+  }
+}
+
+StoreClient::StoreClient(QObject *parent) : QObject(parent), worker_(new StoreWorker) {
+  qRegisterMetaType<idb::store::QueryResult>();
+  qRegisterMetaType<idb::store::KeyValues>();
+  qRegisterMetaType<idb::gui::RunDataPtr>();
+  worker_->moveToThread(&thread_);
+  connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
+  connect(worker_, &StoreWorker::opened, this, &StoreClient::opened);
+  connect(worker_, &StoreWorker::runLoaded, this, &StoreClient::runLoaded);
+  connect(worker_, &StoreWorker::queryDone, this, &StoreClient::queryDone);
+  connect(worker_, &StoreWorker::failed, this, &StoreClient::failed);
+  thread_.start();
+}
+
+StoreClient::~StoreClient() {
+  thread_.quit();
+  thread_.wait();
+}
+
+void StoreClient::open(const QString &url) {
+  QMetaObject::invokeMethod(
+      worker_, [w = worker_, url] { w->open(url); }, Qt::QueuedConnection);
+}
+
+void StoreClient::loadRun(const QString &label) {
+  QMetaObject::invokeMethod(
+      worker_, [w = worker_, label] { w->loadRun(label); }, Qt::QueuedConnection);
+}
+
+void StoreClient::runQuery(const QString &sql, const store::KeyValues &params) {
+  QMetaObject::invokeMethod(
+      worker_, [w = worker_, sql, params] { w->runQuery(sql, params); }, Qt::QueuedConnection);
+}
+
+} // namespace idb::gui

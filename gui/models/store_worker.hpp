@@ -1,0 +1,66 @@
+// Database work off the GUI thread. StoreWorker lives in a thread of its own and owns the
+// one store::Database connection (a Database is not thread-safe, so only that thread
+// touches it); StoreClient, on the GUI thread, queues requests to it and relays its
+// answers as signals carrying value structs. Every failure arrives as failed(), never as
+// an exception or a crash.
+#pragma once
+
+#include "run_data.hpp"
+
+#include "idb/store.hpp"
+
+#include <QObject>
+#include <QString>
+#include <QThread>
+
+#include <memory>
+
+namespace idb::gui {
+
+using RunDataPtr = std::shared_ptr<const RunData>;
+
+class StoreWorker : public QObject {
+  Q_OBJECT
+public slots:
+  void open(const QString &url);
+  void loadRun(const QString &label);
+  void runQuery(const QString &sql, const idb::store::KeyValues &params);
+
+signals:
+  void opened(const QString &location, const idb::store::QueryResult &runs);
+  void runLoaded(const idb::gui::RunDataPtr &run);
+  void queryDone(const idb::store::QueryResult &result);
+  // `what`: the request that failed ("open", "run", "query"); `message`: one line.
+  void failed(const QString &what, const QString &message);
+
+private:
+  std::unique_ptr<store::Database> db_;
+};
+
+class StoreClient : public QObject {
+  Q_OBJECT
+public:
+  explicit StoreClient(QObject *parent = nullptr);
+  ~StoreClient() override; // stops the thread after the request under way
+
+  // Each returns at once; the answer comes as a signal.
+  void open(const QString &url);
+  void loadRun(const QString &label);
+  void runQuery(const QString &sql, const store::KeyValues &params = {});
+
+signals:
+  void opened(const QString &location, const idb::store::QueryResult &runs);
+  void runLoaded(const idb::gui::RunDataPtr &run);
+  void queryDone(const idb::store::QueryResult &result);
+  void failed(const QString &what, const QString &message);
+
+private:
+  QThread thread_;
+  StoreWorker *worker_;
+};
+
+} // namespace idb::gui
+
+Q_DECLARE_METATYPE(idb::store::QueryResult)
+Q_DECLARE_METATYPE(idb::store::KeyValues)
+Q_DECLARE_METATYPE(idb::gui::RunDataPtr)
