@@ -60,7 +60,7 @@ store::KeyValues default_params(const std::vector<std::string> &names, const Run
 std::string params_text(const store::KeyValues &params) {
   std::string text;
   for (const auto &[key, value] : params)
-    text += (text.empty() ? "" : "; ") + key + "=" + value;
+    text.append(text.empty() ? "" : "; ").append(key).append("=").append(value);
   return text;
 }
 

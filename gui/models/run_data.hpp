@@ -54,6 +54,9 @@ struct RunSummary {
 
 struct RunData {
   std::string label;
+  // False for the first look at a large run: its lowest rank only, shown while the
+  // worker reads the rest (StoreClient::setFirstLookNodes).
+  bool complete = true;
   profile::Profile profile;
   std::vector<std::vector<profile::NodeTimes>> times; // per CFH of profile, node_times
   profile::Cfh merged; // every CFH merged by probe path (one tree per run)

@@ -4,6 +4,8 @@
 
 #include <QMetaObject>
 
+#include <algorithm>
+
 namespace idb::gui {
 
 namespace {
@@ -23,7 +25,8 @@ void StoreWorker::open(const QString &url) {
     store::OpenOptions options;
     options.create = false; // a mistyped path must not leave an empty database behind
     db_ = store::open(url.toStdString(), options);
-    emit opened(QString::fromStdString(db_->location()), runs_table(store::runs(*db_)));
+    runs_ = store::runs(*db_);
+    emit opened(QString::fromStdString(db_->location()), runs_table(runs_));
   } catch (const std::exception &e) {
     db_.reset();
     emit failed(QStringLiteral("open"), QString::fromStdString(e.what()));
@@ -34,13 +37,31 @@ void StoreWorker::loadRun(const QString &label) {
   try {
     if (!db_) throw store::Error("no database is open");
     const std::string name = label.toStdString();
+    store::QueryResult attributes = attributes_of(*db_, name);
+    if (std::optional<int> rank = first_look_rank(name)) {
+      profile::Profile part = store::read_run(*db_, name, rank);
+      auto run = std::make_shared<RunData>(summarize_run(name, std::move(part), attributes));
+      run->complete = false;
+      emit runLoaded(RunDataPtr(std::move(run)));
+    }
     profile::Profile profile = store::read_run(*db_, name);
-    auto run = std::make_shared<RunData>(
-        summarize_run(name, std::move(profile), attributes_of(*db_, name)));
-    emit runLoaded(RunDataPtr(std::move(run)));
+    emit runLoaded(std::make_shared<const RunData>(
+        summarize_run(name, std::move(profile), std::move(attributes))));
   } catch (const std::exception &e) {
     emit failed(QStringLiteral("run"), QString::fromStdString(e.what()));
   }
+}
+
+std::optional<int> StoreWorker::first_look_rank(const std::string &label) {
+  auto run = std::find_if(runs_.begin(), runs_.end(),
+                          [&](const store::RunInfo &r) { return r.label == label; });
+  if (run == runs_.end() || run->nprocs < 2 || run->nodes <= first_look_nodes) return std::nullopt;
+  store::QueryResult lowest = store::query(
+      *db_,
+      "SELECT min(h.rank) FROM cfh_instances h JOIN runs r USING (run_id) WHERE r.label = :run",
+      {{"run", label}});
+  if (lowest.rows.empty() || !lowest.rows[0][0]) return std::nullopt;
+  return std::stoi(*lowest.rows[0][0]);
 }
 
 void StoreWorker::runQuery(const QString &sql, const store::KeyValues &params) {

@@ -13,6 +13,7 @@
 #include <QString>
 #include <QThread>
 
+#include <atomic>
 #include <memory>
 
 namespace idb::gui {
@@ -21,6 +22,10 @@ using RunDataPtr = std::shared_ptr<const RunData>;
 
 class StoreWorker : public QObject {
   Q_OBJECT
+public:
+  // Runs with more nodes than this are read in two steps (see StoreClient).
+  std::atomic<std::int64_t> first_look_nodes{100000};
+
 public slots:
   void open(const QString &url);
   void loadRun(const QString &label);
@@ -34,7 +39,11 @@ signals:
   void failed(const QString &what, const QString &message);
 
 private:
+  // The rank to read first for `label`, or nullopt to read it in one step.
+  std::optional<int> first_look_rank(const std::string &label);
+
   std::unique_ptr<store::Database> db_;
+  std::vector<store::RunInfo> runs_; // as listed when the database opened
 };
 
 class StoreClient : public QObject {
@@ -45,8 +54,13 @@ public:
 
   // Each returns at once; the answer comes as a signal.
   void open(const QString &url);
+  // A run of more than setFirstLookNodes() nodes over several ranks arrives twice: first
+  // its lowest rank alone (RunData::complete false), so the window has something to show
+  // at once, then the whole run.
   void loadRun(const QString &label);
   void runQuery(const QString &sql, const store::KeyValues &params = {});
+  // Default 100,000 nodes; 0: every run of several ranks comes in two steps.
+  void setFirstLookNodes(std::int64_t nodes) { worker_->first_look_nodes = nodes; }
 
 signals:
   void opened(const QString &location, const idb::store::QueryResult &runs);

@@ -9,6 +9,8 @@
 #include <QSplitter>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace idb::gui {
 
 namespace {
@@ -65,12 +67,21 @@ QWidget *ChartView::makeControls() {
 }
 
 void ChartView::setRun(RunDataPtr run) {
+  // The same run again (the whole of it after a first look) keeps the user's choices.
+  const bool same = run_ && run_->label == run->label;
+  const std::vector<std::int32_t> checked = legend_.checkedProbes();
+  const QVariant rank = rank_->currentData();
   run_.reset(); // redraw() waits until the controls are set: one chart, not one per change
   rank_->clear();
   rank_->addItem(tr("all (a series each)"), QVariant());
   for (int r : run->summary.ranks)
     rank_->addItem(tr("rank %1").arg(r), r);
-  legend_.setProbes(run->summary, kFirstChecked);
+  legend_.setProbes(run->summary, same ? 0 : kFirstChecked);
+  if (same) {
+    for (std::int32_t id : checked)
+      legend_.setChecked(id, true);
+    rank_->setCurrentIndex(std::max(0, rank_->findData(rank)));
+  }
   run_ = std::move(run);
   redraw();
 }

@@ -120,8 +120,16 @@ void MainWindow::runLoaded(const RunDataPtr &run) {
   tree_->setRun(run);
   console_->setRun(run);
   probe_rows_.setTable({});
+  const QString label = QString::fromStdString(run->label);
+  if (!run->complete) {
+    statusBar()->showMessage(tr("%1: run %2, rank %3 shown; reading the other ranks…")
+                                 .arg(location_, label)
+                                 .arg(run->summary.ranks.front()));
+    emit firstLookShown();
+    return;
+  }
   statusBar()->showMessage(tr("%1: run %2, %3 CFHs, %4 probes")
-                               .arg(location_, QString::fromStdString(run->label))
+                               .arg(location_, label)
                                .arg(run->profile.cfhs.size())
                                .arg(run->summary.probes.size()));
   emit runShown();

@@ -44,6 +44,9 @@ public:
 
 signals:
   void databaseOpened();
+  // A large run's lowest rank is shown while the rest is read (StoreClient::loadRun).
+  void firstLookShown();
+  // The whole run is shown.
   void runShown();
   void queryShown();
   void errorShown(const QString &message);

@@ -38,7 +38,11 @@ CfhTreeView::CfhTreeView(QWidget *parent)
 void CfhTreeView::setRun(RunDataPtr run) {
   run_ = std::move(run);
   cfh_->clear();
-  cfh_->addItem(tr("whole run (every CFH merged by probe path)"), -1);
+  cfh_->addItem(run_->complete
+                    ? tr("whole run (every CFH merged by probe path)")
+                    : tr("rank %1 (reading the other ranks…)")
+                          .arg(run_->summary.ranks.empty() ? 0 : run_->summary.ranks.front()),
+                -1);
   const auto &cfhs = run_->profile.cfhs;
   for (std::size_t i = 0; i < cfhs.size(); ++i)
     cfh_->addItem(tr("rank %1, thread %2: %3")

@@ -115,6 +115,24 @@ TEST_F(Flow, ShowsRunsChartTreeAndProbeRows) {
   EXPECT_EQ(window.runsView()->attributes().rowCount(), 0);
 }
 
+TEST_F(Flow, ShowsALargeRunsFirstRankWhileReadingTheRest) {
+  auto db = filled_database();
+  window.store().setFirstLookNodes(0); // every run of several ranks comes in two steps
+  std::vector<std::size_t> ranks_seen;
+  QObject::connect(&window, &gui::MainWindow::firstLookShown, &window, [&] {
+    ranks_seen.push_back(window.run()->summary.ranks.size());
+    window.chartView()->legend().setChecked(1, false); // a choice the whole run must keep
+    window.chartView()->setRank(0);
+  });
+  open(db->url(), "small");
+  EXPECT_EQ(ranks_seen, (std::vector<std::size_t>{1}));
+  EXPECT_TRUE(window.run()->complete);
+  EXPECT_EQ(window.run()->summary.ranks.size(), 2u);
+  EXPECT_EQ(window.chartView()->legend().checkedProbes(), (std::vector<std::int32_t>{2, 3, 4}));
+  EXPECT_EQ(window.chartView()->data().headerData(0, Qt::Horizontal).toString(), "rank 0");
+  EXPECT_EQ(window.chartView()->panel()->seriesCount(), 1);
+}
+
 TEST_F(Flow, RunsACannedQueryAndChartsIt) {
   auto db = filled_database();
   open(db->url());
