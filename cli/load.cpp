@@ -18,7 +18,8 @@ namespace idb::cli {
 namespace {
 
 const char *kLoadUsage =
-    "usage: idb load [--db URL] [--label LABEL] [--attr KEY=VALUE]... PROFILE...";
+    "usage: idb load [--db URL] [--label LABEL] [--attr KEY=VALUE]... [--progress|--no-progress]\n"
+    "                PROFILE...";
 const char *kLoadHelp =
     "Stores each profile as one run: its metadata, attributes, probes, CFHs, nodes and\n"
     "statistics. A file loads whole or not at all; a label already in the database is\n"
@@ -27,10 +28,16 @@ const char *kLoadHelp =
     "                    created when missing\n"
     "  --label LABEL     the run's label; with several files, LABEL-1, LABEL-2, ... in\n"
     "                    order. Default: PROGRAM-START-PID, e.g. jacobi-2026-11-22T05:01:02Z-4242\n"
-    "  --attr KEY=VALUE  a run attribute (repeatable); wins over the profile's IDB_ATTR_KEY\n\n"
+    "  --attr KEY=VALUE  a run attribute (repeatable); wins over the profile's IDB_ATTR_KEY\n"
+    "  --progress        always show progress: on a terminal one line that updates, else a\n"
+    "                    line per tenth (default: on a terminal, once a load takes 0.5 s)\n"
+    "  --no-progress     never show progress\n\n"
     "Exit status: 0 when every file loaded, 1 when one failed, 2 on a usage error.\n";
 
+enum class ShowProgress { automatic, always, never };
+
 struct LoadArgs {
+  ShowProgress progress = ShowProgress::automatic;
   std::string db = "idb.db", label;
   store::KeyValues attributes;
   std::vector<std::string> files;
@@ -49,7 +56,11 @@ int parse(int argc, char **argv, LoadArgs &args) {
       std::cerr << "idb load: " << arg << " needs a value\n" << kLoadUsage << "\n";
       return 2;
     }
-    if (arg == "--db") {
+    if (arg == "--progress") {
+      args.progress = ShowProgress::always;
+    } else if (arg == "--no-progress") {
+      args.progress = ShowProgress::never;
+    } else if (arg == "--db") {
       args.db = argv[++i];
     } else if (arg == "--label") {
       args.label = argv[++i];
@@ -75,29 +86,50 @@ int parse(int argc, char **argv, LoadArgs &args) {
   return 0;
 }
 
-// A progress line on a terminal, once a load has taken more than half a second.
+// Progress of one load on standard error. On a terminal one line rewritten in place (by
+// default only once the load has taken half a second), cleared at the end; elsewhere,
+// with --progress, a line per tenth.
 class ProgressLine {
 public:
-  explicit ProgressLine(std::string file) : file_(std::move(file)) {}
-  ~ProgressLine() {
-    if (shown_) std::fprintf(stderr, "\r\033[K");
-  }
+  ProgressLine(std::string file, ShowProgress mode)
+      : file_(std::move(file)), mode_(mode), terminal_(isatty(STDERR_FILENO) != 0) {}
+  ~ProgressLine() { clear(); }
   ProgressLine(const ProgressLine &) = delete;
   ProgressLine &operator=(const ProgressLine &) = delete;
 
+  // Wipes a terminal's progress line, so what is printed next starts a clean line.
+  void clear() {
+    if (shown_ && terminal_) std::fprintf(stderr, "\r\033[K");
+    shown_ = false;
+  }
+
+  // Whether this load shows progress at all.
+  bool wanted() const {
+    return mode_ == ShowProgress::always || (mode_ == ShowProgress::automatic && terminal_);
+  }
+
   void operator()(std::size_t done, std::size_t total) {
+    if (total == 0) return;
     auto elapsed = std::chrono::steady_clock::now() - start_;
-    if (total == 0 || elapsed < std::chrono::milliseconds(500)) return;
+    if (mode_ == ShowProgress::automatic && elapsed < std::chrono::milliseconds(500)) return;
+    int percent = int(100.0 * double(done) / double(total));
+    if (terminal_) {
+      std::fprintf(stderr, "\ridb load: %s %3d%%", file_.c_str(), percent);
+    } else if (percent / 10 != last_tenth_) {
+      last_tenth_ = percent / 10;
+      std::fprintf(stderr, "idb load: %s %d%%\n", file_.c_str(), percent);
+    }
     shown_ = true;
-    std::fprintf(stderr, "\ridb load: %s %3d%%", file_.c_str(),
-                 int(100.0 * double(done) / double(total)));
     std::fflush(stderr);
   }
 
 private:
   std::string file_;
+  ShowProgress mode_;
+  bool terminal_;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   bool shown_ = false;
+  int last_tenth_ = -1;
 };
 
 // Loads one file; false (reported) when it failed.
@@ -113,11 +145,12 @@ bool load_file(std::unique_ptr<store::Database> &db, const LoadArgs &args, std::
   options.label = args.label;
   if (!args.label.empty() && args.files.size() > 1)
     options.label.append("-").append(std::to_string(index + 1)); // GCC 12 -O3 -Wrestrict
-  ProgressLine line(file);
-  if (isatty(STDERR_FILENO)) options.progress = std::ref(line);
+  ProgressLine line(file, args.progress);
+  if (line.wanted()) options.progress = std::ref(line);
   try {
     if (!db) db = store::open(args.db);
     store::LoadResult result = store::load(*db, *r.profile, options);
+    line.clear();
     std::cout << "loaded " << file << " as " << result.label << " (" << result.cfhs << " CFHs, "
               << result.nodes << " nodes) into " << db->location() << '\n';
     return true;

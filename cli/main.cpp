@@ -15,7 +15,8 @@ void usage(std::ostream &out) {
          "  report RUN        print a stored run as indented trees\n"
          "  runs              list the runs in a database\n"
          "  query SQL|NAME    run SQL or a canned query ('idb query --list') and print the rows\n"
-         "  export SQL|NAME   write a query's rows as CSV or JSON to stdout or a file\n\n"
+         "  export SQL|NAME   write a query's rows as CSV or JSON to stdout or a file\n"
+         "  edf FILE          run an experiment definition file (COALESCE or COMPARE)\n\n"
          "'idb <command> --help' describes one command.\n";
 }
 
@@ -33,6 +34,7 @@ int main(int argc, char **argv) {
   if (command == "query") return idb::cli::query(argc - 2, argv + 2);
   if (command == "export") return idb::cli::export_rows(argc - 2, argv + 2);
   if (command == "report") return idb::cli::report(argc - 2, argv + 2);
+  if (command == "edf") return idb::cli::edf_command(argc - 2, argv + 2);
   std::cerr << "idb: unknown command '" << command << "' (see 'idb --help')\n";
   return 2;
 }

@@ -10,6 +10,8 @@ packages=(
   libsqlite3-dev sqlite3
   postgresql libpqxx-dev libpq-dev
   openmpi-bin libopenmpi-dev
+  librsvg2-bin
+  clang-14 libclang-rt-14-dev
   qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6svg6-dev libqt6opengl6-dev
 )
 

@@ -45,6 +45,27 @@ TEST_F(IdbLoad, LoadsWithLabelAndAttributesAndListsTheRun) {
   EXPECT_NE(std::string::npos, r.out.find("\nsmoke  profile_gen       1        3  20")) << r.out;
 }
 
+TEST_F(IdbLoad, ProgressOnRequestIsALinePerTenthWithoutATerminal) {
+  RunResult r = idb({"load", "--db", db, "--progress", profile});
+  ASSERT_EQ(0, r.status) << r.err;
+  EXPECT_EQ("idb load: " + profile + " 0%\nidb load: " + profile + " 100%\n", r.err);
+  r = idb({"load", "--db", db, "--label", "quiet", "--no-progress", profile});
+  ASSERT_EQ(0, r.status) << r.err;
+  EXPECT_EQ("", r.err);
+}
+
+TEST_F(IdbLoad, ProgressOnATerminalIsOneLineRewrittenThenCleared) {
+  // script(1) runs the command on a pseudo-terminal and copies what it writes.
+  RunResult r =
+      run({"/usr/bin/script", "-qec",
+           std::string(IDB_TEST_CLI) + " load --progress --db " + db + " " + profile, "/dev/null"});
+  ASSERT_EQ(0, r.status) << r.err;
+  std::string line = "\ridb load: " + profile + " 100%";
+  EXPECT_NE(std::string::npos, r.out.find(line)) << r.out;
+  EXPECT_NE(std::string::npos, r.out.find(line + "\r\033[Kloaded " + profile))
+      << "cleared before the summary";
+}
+
 TEST_F(IdbLoad, CsvQuotesALabelWithACommaAndAQuote) {
   ASSERT_EQ(0, idb({"load", "--db", db, "--label", "a,\"b\"", profile}).status);
   RunResult r = idb({"runs", "--db", db, "--format", "csv"});

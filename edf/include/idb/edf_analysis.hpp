@@ -1,0 +1,140 @@
+// COALESCE and COMPARE (DESIGN §7) over runs already read (edf_runs.hpp), as plain
+// structs for the CLI, the SVG writer and the GUI; and the statistics they rest on: the
+// type-7 quantile, Tukey's box, Welch's t-test. docs/edf.md documents the methods and
+// their assumptions. Pure functions of their arguments: thread-safe, no I/O, no throws
+// (std::bad_alloc aside).
+#pragma once
+
+#include "idb/edf.hpp"
+#include "idb/edf_runs.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace idb::edf {
+
+// The p-quantile (0 ≤ p ≤ 1) of ascending values, Hyndman and Fan's type 7 (R's and
+// NumPy's default): linear interpolation between order statistics at h = (n − 1)·p.
+// `sorted` must not be empty.
+double quantile(const std::vector<double> &sorted, double p);
+
+// Tukey's box of a sample: the five-number summary from type-7 quantiles, whiskers at
+// the most extreme values within 1.5 IQR of the box, and the values beyond them.
+struct Box {
+  double min = 0, q1 = 0, median = 0, q3 = 0, max = 0;
+  double lower_whisker = 0, upper_whisker = 0;
+  std::vector<std::size_t> outliers; // indices into the values given, ascending
+};
+// `values` must not be empty.
+Box box_of(const std::vector<double> &values);
+
+// Welch's unequal-variance t-test of mean(b) − mean(a): t, the Welch–Satterthwaite degrees
+// of freedom and the two-sided p-value.
+struct TTest {
+  double t = 0, df = 0, p = 1;
+};
+// nullopt when either sample has fewer than two values. Both samples constant: p = 1 when
+// the means are equal, else p = 0 (t infinite), df = n_a + n_b − 2.
+std::optional<TTest> welch(const std::vector<double> &a, const std::vector<double> &b);
+// P(|T| ≥ |t|) for Student's t with df > 0 degrees of freedom.
+double t_two_sided_p(double t, double df);
+
+// The runs of one [DBLIST] entry, read.
+struct EntryData {
+  std::string name, note; // the entry as written
+  std::vector<RunData> runs;
+};
+
+// Called after each run read with the runs read so far and their total.
+using ReadProgress = std::function<void(std::size_t done, std::size_t total)>;
+
+// Reads every run of every resolved entry. Throws store::Error on an engine failure.
+std::vector<EntryData> read_entries(const std::vector<ResolvedEntry> &entries,
+                                    const ReadProgress &progress = {});
+
+struct AnalysisOptions {
+  Value value = Value::total;
+  // all: COALESCE merges every rank of a run into one record; COMPARE shows each rank.
+  // One rank: only that rank, and a run without it has no value.
+  RankChoice rank;
+  bool each_rank = false; // with rank.all: one row per rank in COALESCE too
+  std::string probe;      // empty: every probe; digits: that ID; else text in the description
+  double alpha = 0.05;    // significance level of COMPARE's test
+};
+
+inline constexpr std::int32_t kAllRanks = -1;
+
+// The IDs of the probes present in any run that match options.probe, ascending: the probes
+// the analysis makes rows for.
+std::vector<std::int32_t> probes_of(const std::vector<EntryData> &entries,
+                                    const AnalysisOptions &options);
+
+// The probe's statistics over every run of the row, merged exactly.
+struct Pooled {
+  std::uint64_t count = 0;   // activations
+  double mean = 0, sdev = 0; // per activation, seconds
+  double min = 0, max = 0;   // shortest and longest activation
+  double total = 0;          // wall time summed over the runs
+};
+
+struct Outlier {
+  std::string run; // label
+  double value = 0;
+};
+
+struct CoalesceRow {
+  std::int32_t probe = 0;
+  std::string name;
+  std::int32_t rank = kAllRanks; // kAllRanks: every rank merged
+  std::vector<std::string> runs; // labels of the runs with a value, in [DBLIST] order
+  std::vector<double> values;    // the value per run, beside `runs`
+  Box box;
+  std::vector<Outlier> outliers; // the box's outliers by run
+  double mean = 0, sdev = 0;     // of the per-run values (sample deviation)
+  std::optional<double> cv;      // sdev / |mean|, the regularity index; nullopt if mean 0
+  Pooled pooled;
+};
+
+struct CoalesceResult {
+  Value value = Value::total;
+  std::vector<std::string> runs; // every run's label, in [DBLIST] order
+  std::vector<CoalesceRow> rows; // by probe, then rank
+};
+
+// COALESCE: every entry's runs pooled into one sample per probe (and rank).
+CoalesceResult coalesce(const std::vector<EntryData> &entries, const AnalysisOptions &options);
+
+struct CompareCell {
+  std::size_t runs = 0;                // runs of the entry with a value (0: no value)
+  std::optional<double> value;         // mean over those runs
+  double sdev = 0;                     // their sample deviation (0 for one run)
+  std::optional<double> diff;          // value − the first entry's value
+  std::optional<double> ratio;         // value / the first entry's value; nullopt when that is 0
+  std::optional<TTest> test;           // Welch's test against the first entry, both ≥ 2 runs
+  bool significant = false;            // test->p < alpha
+  std::vector<std::string> run_labels; // the runs with a value, for per-run series
+  std::vector<double> run_values;      // their values, beside them
+};
+
+struct CompareRow {
+  std::int32_t probe = 0;
+  std::string name;
+  std::int32_t rank = kAllRanks;
+  std::vector<CompareCell> cells; // one per entry, in [DBLIST] order
+};
+
+struct CompareResult {
+  Value value = Value::total;
+  double alpha = 0.05;
+  std::vector<std::string> entries; // entry names, in [DBLIST] order
+  std::vector<std::string> notes;   // their notes, beside them
+  std::vector<CompareRow> rows;     // by probe, then rank
+};
+
+// COMPARE: per probe and rank each entry's value beside the first entry's.
+CompareResult compare(const std::vector<EntryData> &entries, const AnalysisOptions &options);
+
+} // namespace idb::edf
