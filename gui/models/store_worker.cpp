@@ -25,6 +25,7 @@ void StoreWorker::open(const QString &url) {
     store::OpenOptions options;
     options.create = false; // a mistyped path must not leave an empty database behind
     db_ = store::open(url.toStdString(), options);
+    url_ = url.toStdString();
     runs_ = store::runs(*db_);
     emit opened(QString::fromStdString(db_->location()), runs_table(runs_));
   } catch (const std::exception &e) {
@@ -49,6 +50,18 @@ void StoreWorker::loadRun(const QString &label) {
         summarize_run(name, std::move(profile), std::move(attributes))));
   } catch (const std::exception &e) {
     emit failed(QStringLiteral("run"), QString::fromStdString(e.what()));
+  }
+}
+
+void StoreWorker::openExperiment(const QString &path, const QString &override) {
+  try {
+    auto connections = std::make_unique<edf::Connections>();
+    auto data = std::make_shared<ExperimentData>(read_experiment(
+        path.toStdString(), override.toStdString(), db_ ? url_ : std::string(), *connections));
+    experiment_db_ = std::move(connections);
+    emit experimentLoaded(ExperimentPtr(std::move(data)));
+  } catch (const std::exception &e) {
+    emit failed(QStringLiteral("experiment"), QString::fromStdString(e.what()));
   }
 }
 
@@ -77,11 +90,13 @@ StoreClient::StoreClient(QObject *parent) : QObject(parent), worker_(new StoreWo
   qRegisterMetaType<idb::store::QueryResult>();
   qRegisterMetaType<idb::store::KeyValues>();
   qRegisterMetaType<idb::gui::RunDataPtr>();
+  qRegisterMetaType<idb::gui::ExperimentPtr>();
   worker_->moveToThread(&thread_);
   connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
   connect(worker_, &StoreWorker::opened, this, &StoreClient::opened);
   connect(worker_, &StoreWorker::runLoaded, this, &StoreClient::runLoaded);
   connect(worker_, &StoreWorker::queryDone, this, &StoreClient::queryDone);
+  connect(worker_, &StoreWorker::experimentLoaded, this, &StoreClient::experimentLoaded);
   connect(worker_, &StoreWorker::failed, this, &StoreClient::failed);
   thread_.start();
 }
@@ -104,6 +119,16 @@ void StoreClient::loadRun(const QString &label) {
 void StoreClient::runQuery(const QString &sql, const store::KeyValues &params) {
   QMetaObject::invokeMethod(
       worker_, [w = worker_, sql, params] { w->runQuery(sql, params); }, Qt::QueuedConnection);
+}
+
+} // namespace idb::gui
+
+namespace idb::gui {
+
+void StoreClient::openExperiment(const QString &path, const QString &override) {
+  QMetaObject::invokeMethod(
+      worker_, [w = worker_, path, override] { w->openExperiment(path, override); },
+      Qt::QueuedConnection);
 }
 
 } // namespace idb::gui

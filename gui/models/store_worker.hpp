@@ -5,8 +5,10 @@
 // an exception or a crash.
 #pragma once
 
+#include "experiment_data.hpp"
 #include "run_data.hpp"
 
+#include "idb/edf_runs.hpp"
 #include "idb/store.hpp"
 
 #include <QObject>
@@ -30,12 +32,15 @@ public slots:
   void open(const QString &url);
   void loadRun(const QString &label);
   void runQuery(const QString &sql, const idb::store::KeyValues &params);
+  void openExperiment(const QString &path, const QString &override);
 
 signals:
   void opened(const QString &location, const idb::store::QueryResult &runs);
   void runLoaded(const idb::gui::RunDataPtr &run);
   void queryDone(const idb::store::QueryResult &result);
-  // `what`: the request that failed ("open", "run", "query"); `message`: one line.
+  void experimentLoaded(const idb::gui::ExperimentPtr &experiment);
+  // `what`: the request that failed ("open", "run", "query", "experiment"); `message`:
+  // one line.
   void failed(const QString &what, const QString &message);
 
 private:
@@ -43,7 +48,9 @@ private:
   std::optional<int> first_look_rank(const std::string &label);
 
   std::unique_ptr<store::Database> db_;
+  std::string url_;                  // of db_, the database of an .edf that names none
   std::vector<store::RunInfo> runs_; // as listed when the database opened
+  std::unique_ptr<edf::Connections> experiment_db_; // the last experiment's databases
 };
 
 class StoreClient : public QObject {
@@ -59,6 +66,9 @@ public:
   // at once, then the whole run.
   void loadRun(const QString &label);
   void runQuery(const QString &sql, const store::KeyValues &params = {});
+  // Reads the experiment `path` (its database: `override` when not empty, else the
+  // file's, else the open database).
+  void openExperiment(const QString &path, const QString &override = {});
   // Default 100,000 nodes; 0: every run of several ranks comes in two steps.
   void setFirstLookNodes(std::int64_t nodes) { worker_->first_look_nodes = nodes; }
 
@@ -66,6 +76,7 @@ signals:
   void opened(const QString &location, const idb::store::QueryResult &runs);
   void runLoaded(const idb::gui::RunDataPtr &run);
   void queryDone(const idb::store::QueryResult &result);
+  void experimentLoaded(const idb::gui::ExperimentPtr &experiment);
   void failed(const QString &what, const QString &message);
 
 private:
@@ -78,3 +89,4 @@ private:
 Q_DECLARE_METATYPE(idb::store::QueryResult)
 Q_DECLARE_METATYPE(idb::store::KeyValues)
 Q_DECLARE_METATYPE(idb::gui::RunDataPtr)
+Q_DECLARE_METATYPE(idb::gui::ExperimentPtr)

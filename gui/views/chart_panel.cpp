@@ -7,6 +7,8 @@
 #include <QBarCategoryAxis>
 #include <QBarSeries>
 #include <QBarSet>
+#include <QBoxPlotSeries>
+#include <QBoxSet>
 #include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
@@ -68,11 +70,53 @@ void ChartPanel::setChart(const ChartData &shown, ChartKind kind, bool log_scale
     addBars(chart, shown, log_scale);
   else
     addPoints(chart, shown, kind, log_scale);
-  chart->legend()->setVisible(!shown.series.empty() && shown.series.size() <= kMaxLegendSeries);
+  install(chart, shown.series.size());
+}
+
+void ChartPanel::install(QChart *chart, std::size_t series) {
+  chart->legend()->setVisible(series > 0 && series <= kMaxLegendSeries);
   chart->legend()->setAlignment(Qt::AlignRight);
   QChart *old = view_->chart();
   view_->setChart(chart);
   delete old; // the view gives up the old chart without deleting it
+}
+
+void ChartPanel::setBoxes(const BoxPlotData &boxes, bool log_scale) {
+  auto *chart = new QChart;
+  chart->setTitle(QString::fromStdString(boxes.title));
+  keys_ = boxes.keys;
+  ChartData range; // the axis spans every number drawn
+  range.y_title = boxes.y_title;
+  auto *series = new QBoxPlotSeries;
+  series->setName(tr("runs"));
+  auto *outliers = new QScatterSeries;
+  outliers->setName(tr("outliers"));
+  outliers->setMarkerSize(7);
+  auto *x = new QBarCategoryAxis;
+  for (std::size_t i = 0; i < boxes.boxes.size(); ++i) {
+    const edf::Box &b = boxes.boxes[i];
+    series->append(new QBoxSet(b.lower_whisker, b.q1, b.median, b.q3, b.upper_whisker,
+                               shortLabel(boxes.categories[i])));
+    x->append(shortLabel(boxes.categories[i]));
+    range.series.push_back({"", {b.min, b.max}});
+    for (double v : boxes.outliers[i])
+      if (!log_scale || v > 0) outliers->append(double(i), v);
+  }
+  QAbstractAxis *y = yAxis(range, log_scale);
+  chart->addSeries(series);
+  chart->addSeries(outliers);
+  chart->addAxis(x, Qt::AlignBottom);
+  chart->addAxis(y, Qt::AlignLeft);
+  for (QAbstractSeries *s :
+       {static_cast<QAbstractSeries *>(series), static_cast<QAbstractSeries *>(outliers)}) {
+    s->attachAxis(x);
+    s->attachAxis(y);
+  }
+  connect(series, &QBoxPlotSeries::clicked, this,
+          [this](QBoxSet *set) { clicked(set->property("index").toInt()); });
+  for (int i = 0; i < int(series->count()); ++i)
+    series->boxSets()[i]->setProperty("index", i);
+  install(chart, 2);
 }
 
 int ChartPanel::seriesCount() const {

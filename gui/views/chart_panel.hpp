@@ -4,6 +4,7 @@
 #pragma once
 
 #include "chart_data.hpp"
+#include "experiment_data.hpp"
 
 #include <QWidget>
 
@@ -22,6 +23,8 @@ public:
   explicit ChartPanel(QWidget *parent = nullptr);
 
   void setChart(const ChartData &shown, ChartKind kind, bool log_scale);
+  // Box plots, whiskers at 1.5 IQR, outliers as points.
+  void setBoxes(const BoxPlotData &boxes, bool log_scale);
   // How many series the chart now shows (for tests and the status line).
   int seriesCount() const;
   QChartView *chartView() const { return view_; }
@@ -38,6 +41,7 @@ private:
   void addBars(QChart *chart, const ChartData &shown, bool log_scale);
   void addPoints(QChart *chart, const ChartData &shown, ChartKind kind, bool log_scale);
   void clicked(int category);
+  void install(QChart *chart, std::size_t series);
 
   QChartView *view_;
   std::vector<std::int64_t> keys_;

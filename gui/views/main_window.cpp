@@ -22,6 +22,7 @@ MainWindow::MainWindow(QSettings &settings, QWidget *parent)
     : QMainWindow(parent), settings_(settings), banner_(new QLabel(this)),
       tabs_(new QTabWidget(this)), runs_(new RunsView(this)), chart_(new ChartView(this)),
       tree_(new CfhTreeView(this)), console_(new SqlConsole(this)),
+      experiment_(new ExperimentView(this)),
       probe_title_(new QLabel(tr("Click a probe in the chart, legend or tree to see its rows."))) {
   setWindowTitle(QStringLiteral("IDB"));
   banner_->setStyleSheet(QStringLiteral("background:#fde2e1;color:#8a1c1c;padding:4px"));
@@ -32,6 +33,7 @@ MainWindow::MainWindow(QSettings &settings, QWidget *parent)
   tabs_->addTab(chart_, tr("Chart"));
   tabs_->addTab(tree_, tr("Tree"));
   tabs_->addTab(console_, tr("SQL"));
+  tabs_->addTab(experiment_, tr("Experiment"));
   auto *central = new QWidget(this);
   auto *layout = new QVBoxLayout(central);
   layout->setContentsMargins(4, 4, 4, 4);
@@ -55,6 +57,11 @@ MainWindow::MainWindow(QSettings &settings, QWidget *parent)
 void MainWindow::makeMenus() {
   QMenu *file = menuBar()->addMenu(tr("&File"));
   file->addAction(tr("&Connect…"), QKeySequence::Open, this, &MainWindow::askForDatabase);
+  file->addAction(tr("Open &experiment…"), this, [this] {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Experiment definition file"), {},
+                                                      tr("Experiments (*.edf);;All files (*)"));
+    if (!path.isEmpty()) openExperiment(path);
+  });
   file->addAction(tr("Export chart as &PNG…"), this, [this] { exportChart(false); });
   file->addAction(tr("Export chart as &SVG…"), this, [this] { exportChart(true); });
   file->addAction(tr("Export table as &CSV…"), this, &MainWindow::exportTable);
@@ -74,6 +81,14 @@ void MainWindow::wire() {
     console_->showResult(r);
     statusBar()->showMessage(tr("%1 rows").arg(r.rows.size()));
     emit queryShown();
+  });
+  connect(&store_, &StoreClient::experimentLoaded, this, [this](const ExperimentPtr &e) {
+    experiment_->setExperiment(e);
+    showView(View::experiment);
+    statusBar()->showMessage(tr("Experiment %1: %2 entries")
+                                 .arg(QString::fromStdString(e->path))
+                                 .arg(e->entries.size()));
+    emit experimentShown();
   });
   connect(&store_, &StoreClient::failed, this, [this](const QString &what, const QString &message) {
     showError(tr("%1 failed: %2").arg(what, message));
@@ -135,8 +150,14 @@ void MainWindow::runLoaded(const RunDataPtr &run) {
   emit runShown();
 }
 
+void MainWindow::openExperiment(const QString &path, const QString &override) {
+  banner_->hide();
+  statusBar()->showMessage(tr("Reading the runs of %1…").arg(path));
+  store_.openExperiment(path, override);
+}
+
 void MainWindow::showView(View view) {
-  QWidget *pages[] = {runs_, chart_, tree_, console_};
+  QWidget *pages[] = {runs_, chart_, tree_, console_, experiment_};
   tabs_->setCurrentWidget(pages[int(view)]);
 }
 
@@ -172,8 +193,9 @@ void MainWindow::askForDatabase() {
 }
 
 void MainWindow::exportChart(bool svg) {
-  const bool sql = tabs_->currentWidget() == console_;
-  ChartPanel *panel = sql ? console_->chartPanel() : chart_->panel();
+  ChartPanel *panel = chart_->panel();
+  if (tabs_->currentWidget() == console_) panel = console_->chartPanel();
+  if (tabs_->currentWidget() == experiment_) panel = experiment_->panel();
   const QString path = QFileDialog::getSaveFileName(
       this, tr("Export chart"), svg ? QStringLiteral("chart.svg") : QStringLiteral("chart.png"),
       svg ? tr("SVG (*.svg)") : tr("PNG (*.png)"));
@@ -187,6 +209,7 @@ void MainWindow::exportTable() {
   bool categories = true;
   if (tabs_->currentWidget() == runs_) model = &runs_->runs(), categories = false;
   if (tabs_->currentWidget() == console_) model = &console_->result(), categories = false;
+  if (tabs_->currentWidget() == experiment_) model = &experiment_->table(), categories = false;
   const QString path = QFileDialog::getSaveFileName(this, tr("Export table"),
                                                     QStringLiteral("table.csv"), tr("CSV (*.csv)"));
   if (path.isEmpty()) return;

@@ -1,9 +1,10 @@
-// The main window of idb-gui: one tab per view (runs, chart, tree, SQL), the rows of the
-// probe last clicked in a panel below, errors in a banner at the top. It wires the views
-// to the store worker; every database call goes through the worker, off the GUI thread.
+// The main window of idb-gui: one tab per view (runs, chart, tree, SQL, experiment), the rows of
+// the probe last clicked in a panel below, errors in a banner at the top. It wires the views to the
+// store worker; every database call goes through the worker, off the GUI thread.
 #pragma once
 
 #include "chart_view.hpp"
+#include "experiment_view.hpp"
 #include "runs_view.hpp"
 #include "sql_console.hpp"
 #include "store_worker.hpp"
@@ -21,12 +22,15 @@ namespace idb::gui {
 class MainWindow : public QMainWindow {
   Q_OBJECT
 public:
-  enum class View { runs, chart, tree, sql };
+  enum class View { runs, chart, tree, sql, experiment };
 
   explicit MainWindow(QSettings &settings, QWidget *parent = nullptr);
 
   // Opens `url` in the worker; the first run (or `run`, when given) is then shown.
   void openDatabase(const QString &url, const QString &run = {});
+  // Reads the experiment `path` in the worker and shows it (its database: `override` when
+  // not empty, else the file's own, else the database open in the window).
+  void openExperiment(const QString &path, const QString &override = {});
   // Asks for a database with the connect dialog and opens it.
   void askForDatabase();
   void showView(View view);
@@ -37,6 +41,7 @@ public:
   ChartView *chartView() const { return chart_; }
   CfhTreeView *treeView() const { return tree_; }
   SqlConsole *console() const { return console_; }
+  ExperimentView *experimentView() const { return experiment_; }
   TableModel &probeRows() { return probe_rows_; }
   StoreClient &store() { return store_; }
   QString errorText() const; // the banner's text; empty when no error is shown
@@ -49,6 +54,7 @@ signals:
   // The whole run is shown.
   void runShown();
   void queryShown();
+  void experimentShown();
   void errorShown(const QString &message);
 
 private:
@@ -70,6 +76,7 @@ private:
   ChartView *chart_;
   CfhTreeView *tree_;
   SqlConsole *console_;
+  ExperimentView *experiment_;
   TableModel probe_rows_;
   QLabel *probe_title_;
 };

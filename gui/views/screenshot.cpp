@@ -31,12 +31,26 @@ void save(MainWindow &window, const QString &out) {
 } // namespace
 
 bool knownView(const QString &name) {
-  return name == "runs" || name == "chart" || name == "tree" || name == "sql";
+  return name == "runs" || name == "chart" || name == "tree" || name == "sql" ||
+         experimentView(name);
+}
+
+bool experimentView(const QString &name) {
+  return name == "coalesce" || name == "compare";
 }
 
 void takeScreenshot(MainWindow &window, const ScreenshotRequest &request) {
   QObject::connect(&window, &MainWindow::errorShown, &window,
                    [](const QString &message) { finish(1, message); });
+  if (experimentView(request.view)) {
+    QObject::connect(&window, &MainWindow::experimentShown, &window, [&window, request] {
+      window.showView(MainWindow::View::experiment);
+      window.experimentView()->setMode(request.view == "coalesce" ? edf::Mode::coalesce
+                                                                  : edf::Mode::compare);
+      save(window, request.out);
+    });
+    return;
+  }
   QObject::connect(&window, &MainWindow::runShown, &window, [&window, request] {
     if (request.view == "sql") {
       window.showView(MainWindow::View::sql);

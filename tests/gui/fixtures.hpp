@@ -1,7 +1,7 @@
 // A small profile the GUI model tests know by heart: two ranks, each with one CFH
 // program → main → {solve → exchange, output}; rank 1 spends twice rank 0's time in
-// solve. Statistics come from real idb_stats_add calls, so merges and variances are
-// those of the runtime.
+// solve (all times times `scale`). Statistics come from real idb_stats_add calls, so merges and
+// variances are those of the runtime.
 #pragma once
 
 #include "idb/profile.hpp"
@@ -22,7 +22,8 @@ inline profile::Node gui_node(std::uint32_t parent, std::int32_t probe,
   return n;
 }
 
-inline profile::Profile gui_profile() {
+// `scale` multiplies every time (a slower or faster run of the same program).
+inline profile::Profile gui_profile(double scale = 1.0) {
   profile::Profile p;
   p.version_major = 1;
   p.meta = {{"program", "small"}, {"nprocs", "2"}, {"threads", "1"}};
@@ -31,7 +32,7 @@ inline profile::Profile gui_profile() {
               {3, 4, "exchange()", "small.c", 20, "solve"},
               {4, 1, "output()", "small.c", 30, "output"}};
   for (int r = 0; r < 2; ++r) {
-    const double k = r + 1.0;
+    const double k = (r + 1.0) * scale;
     profile::Cfh &h = p.cfhs.emplace_back();
     h.rank = r;
     h.name = "thread 0";
