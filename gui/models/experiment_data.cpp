@@ -4,6 +4,7 @@
 #include "idb/edf_runs.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <set>
 
@@ -28,6 +29,34 @@ ExperimentData read_experiment(const std::string &path, const std::string &overr
   data.ranks.assign(ranks.begin(), ranks.end());
   return data;
 }
+
+namespace {
+
+std::string short_number(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", v);
+  return text;
+}
+
+// "COMPARE: NAME, VALUE; ENTRY ×RATIO (significant, p 0.001)" for each entry after the
+// first, from `row` (the probe's first row: every rank merged, or its lowest rank).
+std::string compare_title(const edf::CompareResult &result, const edf::CompareRow &row) {
+  std::string title = "COMPARE: " + row.name + ", " + std::string(edf::value_name(result.value));
+  for (std::size_t i = 1; i < row.cells.size() && i < result.entries.size(); ++i) {
+    const edf::CompareCell &c = row.cells[i];
+    title += "; " + result.entries[i] + " ";
+    title += c.ratio ? "\u00d7" + short_number(*c.ratio) : std::string("no ratio");
+    if (c.test)
+      title += c.significant ? " (significant, p " + short_number(c.test->p) + ")"
+                             : " (not significant, p " + short_number(c.test->p) + ")";
+    else
+      title += " (no test: fewer than 2 runs)";
+  }
+  if (row.rank != edf::kAllRanks) title += " [rank " + std::to_string(row.rank) + "]";
+  return title;
+}
+
+} // namespace
 
 BoxPlotData coalesce_boxes(const edf::CoalesceResult &result, std::size_t max_boxes) {
   std::vector<const edf::CoalesceRow *> rows;
@@ -61,7 +90,7 @@ ChartData compare_chart(const edf::CompareResult &result, std::int32_t probe) {
     chart.keys.push_back(std::int64_t(i));
   for (const edf::CompareRow &row : result.rows) {
     if (row.probe != probe) continue;
-    if (chart.title.empty()) chart.title = "COMPARE: " + row.name + ", " + chart.y_title;
+    if (chart.title.empty()) chart.title = compare_title(result, row);
     ChartSeries &s = chart.series.emplace_back();
     s.name = row.rank == edf::kAllRanks ? "all ranks" : "rank " + std::to_string(row.rank);
     for (const edf::CompareCell &cell : row.cells)
@@ -75,9 +104,9 @@ std::int32_t largest_probe(const edf::CompareResult &result) {
   double most = -1;
   for (const edf::CompareRow &row : result.rows) {
     double v = row.cells.empty() ? 0.0 : row.cells[0].value.value_or(0.0);
-    if (v > most) most = v, best = row.probe;
+    if (row.probe != 0 && v > most) most = v, best = row.probe; // 0: the whole program
   }
-  return best;
+  return most < 0 && !result.rows.empty() ? result.rows.front().probe : best;
 }
 
 edf::Value edf_value(Metric metric) {

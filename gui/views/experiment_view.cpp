@@ -23,7 +23,8 @@ ExperimentView::ExperimentView(QWidget *parent)
   title_->setWordWrap(true);
   auto *split = new QSplitter(Qt::Vertical, this);
   split->addWidget(panel_);
-  split->addWidget(makeTableView(&table_, this));
+  table_view_ = makeTableView(&table_, this);
+  split->addWidget(table_view_);
   split->setSizes({520, 240});
   auto *layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 4, 0, 0);
@@ -61,7 +62,7 @@ QWidget *ExperimentView::makeControls() {
 void ExperimentView::setExperiment(ExperimentPtr experiment) {
   experiment_.reset(); // one analysis below, not one per control set
   const edf::Experiment &e = experiment->experiment;
-  title_->setText(tr("<b>%1</b> — %2, %3 entries")
+  title_->setText(tr("<b>%1</b> — %2, [DBLIST] entries: %3")
                       .arg(QString::fromStdString(e.title.empty() ? experiment->path : e.title))
                       .arg(QString::fromStdString(experiment->path))
                       .arg(experiment->entries.size()));
@@ -111,6 +112,7 @@ void ExperimentView::draw() {
     panel_->setChart(compare_chart(compare_, std::int32_t(probe_->currentData().toInt())),
                      ChartKind::bar, log_->isChecked());
   }
+  table_view_->resizeColumnsToContents();
 }
 
 edf::Mode ExperimentView::mode() const {

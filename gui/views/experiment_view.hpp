@@ -16,6 +16,7 @@
 class QCheckBox;
 class QComboBox;
 class QLabel;
+class QTableView;
 
 namespace idb::gui {
 
@@ -51,6 +52,7 @@ private:
   QComboBox *mode_, *metric_, *rank_, *probe_;
   QCheckBox *log_;
   ChartPanel *panel_;
+  QTableView *table_view_ = nullptr;
 };
 
 } // namespace idb::gui

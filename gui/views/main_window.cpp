@@ -49,6 +49,8 @@ MainWindow::MainWindow(QSettings &settings, QWidget *parent)
   dock->setObjectName(QStringLiteral("probe_rows"));
   dock->setWidget(rows);
   addDockWidget(Qt::BottomDockWidgetArea, dock);
+  dock->hide(); // until a probe is clicked
+  rows_dock_ = dock;
   makeMenus();
   wire();
   statusBar()->showMessage(tr("Not connected"));
@@ -164,6 +166,7 @@ void MainWindow::showView(View view) {
 void MainWindow::showProbe(qint64 probe) {
   if (!run_) return;
   probe_rows_.setTable(probe_rows(*run_, std::int32_t(probe)));
+  rows_dock_->show();
   probe_title_->setText(
       tr("Rows of %1 (%2 nodes)")
           .arg(QString::fromStdString(profile::probe_label(run_->profile, std::int32_t(probe))))

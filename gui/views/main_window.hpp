@@ -12,6 +12,7 @@
 
 #include <QMainWindow>
 
+class QDockWidget;
 class QLabel;
 class QSettings;
 class QTabWidget;
@@ -79,6 +80,7 @@ private:
   ExperimentView *experiment_;
   TableModel probe_rows_;
   QLabel *probe_title_;
+  QDockWidget *rows_dock_ = nullptr;
 };
 
 } // namespace idb::gui

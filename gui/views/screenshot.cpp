@@ -61,7 +61,7 @@ void takeScreenshot(MainWindow &window, const ScreenshotRequest &request) {
     }
     if (request.view == "chart") {
       window.showView(MainWindow::View::chart);
-      window.showProbe(window.chartView()->legend().checkedProbes().front());
+      window.showProbe(window.chartView()->legend().checkedProbes().back());
     } else if (request.view == "tree") {
       window.showView(MainWindow::View::tree);
     } else {
