@@ -12,6 +12,7 @@ namespace idb::gui {
 QTableView *makeTableView(QAbstractItemModel *model, QWidget *parent) {
   auto *view = new QTableView(parent);
   view->setModel(model);
+  view->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder); // rows as they came
   view->setSortingEnabled(true);
   view->setSelectionBehavior(QAbstractItemView::SelectRows);
   view->setSelectionMode(QAbstractItemView::SingleSelection);
