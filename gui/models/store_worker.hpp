@@ -28,7 +28,7 @@ public:
   // Runs with more nodes than this are read in two steps (see StoreClient).
   std::atomic<std::int64_t> first_look_nodes{100000};
 
-public slots:
+  // Called in the worker's thread through StoreClient, one request at a time.
   void open(const QString &url);
   void loadRun(const QString &label);
   void runQuery(const QString &sql, const idb::store::KeyValues &params);
