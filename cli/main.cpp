@@ -16,7 +16,8 @@ void usage(std::ostream &out) {
          "  runs              list the runs in a database\n"
          "  query SQL|NAME    run SQL or a canned query ('idb query --list') and print the rows\n"
          "  export SQL|NAME   write a query's rows as CSV or JSON to stdout or a file\n"
-         "  edf FILE          run an experiment definition file (COALESCE or COMPARE)\n\n"
+         "  edf FILE          run an experiment definition file (COALESCE or COMPARE)\n"
+         "  run -- PROGRAM    run a program (under mpirun with -n N) and store its profile\n\n"
          "'idb <command> --help' describes one command.\n";
 }
 
@@ -35,6 +36,7 @@ int main(int argc, char **argv) {
   if (command == "export") return idb::cli::export_rows(argc - 2, argv + 2);
   if (command == "report") return idb::cli::report(argc - 2, argv + 2);
   if (command == "edf") return idb::cli::edf_command(argc - 2, argv + 2);
+  if (command == "run") return idb::cli::run(argc - 2, argv + 2);
   std::cerr << "idb: unknown command '" << command << "' (see 'idb --help')\n";
   return 2;
 }

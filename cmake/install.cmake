@@ -1,5 +1,6 @@
 # Install rules: headers, the runtime libraries, a CMake package (find_package(idb) gives
-# idb::probe and idb::probe_static) and a pkg-config file (idb-probe).
+# idb::probe and idb::probe_static, and idb::mpi when MPI was found) and pkg-config files
+# (idb-probe, idb-mpi).
 include(CMakePackageConfigHelpers)
 
 install(DIRECTORY probe_lib/include/idb DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
@@ -7,6 +8,14 @@ install(TARGETS idb_probe_shared idb_probe_static EXPORT idbTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+if(TARGET idb_mpi)
+  install(TARGETS idb_mpi EXPORT idbTargets
+    LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+    INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+  set(IDB_HAVE_MPI ON)
+else()
+  set(IDB_HAVE_MPI OFF)
+endif()
 install(EXPORT idbTargets NAMESPACE idb:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/idb)
 
 configure_package_config_file(cmake/idbConfig.cmake.in
@@ -23,3 +32,8 @@ file(RELATIVE_PATH IDB_PC_TO_PREFIX /prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig /p
 configure_file(cmake/idb-probe.pc.in ${CMAKE_CURRENT_BINARY_DIR}/idb-probe.pc @ONLY)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/idb-probe.pc
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+if(IDB_HAVE_MPI)
+  configure_file(cmake/idb-mpi.pc.in ${CMAKE_CURRENT_BINARY_DIR}/idb-mpi.pc @ONLY)
+  install(FILES ${CMAKE_CURRENT_BINARY_DIR}/idb-mpi.pc
+    DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+endif()

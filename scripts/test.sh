@@ -28,6 +28,6 @@ for preset in dev asan; do
 done
 echo "== clang-tidy (.clang-tidy) on the project's own sources"
 # The compile commands are GCC's; clang does not know some of its warning flags.
-git ls-files 'probe_lib/*.cpp' 'reader/*.cpp' 'schema/*.cpp' 'edf/*.cpp' 'cli/*.cpp' 'gui/*.cpp' |
+git ls-files 'probe_lib/*.cpp' 'reader/*.cpp' 'schema/*.cpp' 'edf/*.cpp' 'cli/*.cpp' 'instrumenter/*.cpp' 'gui/*.cpp' |
   xargs -P "$jobs" -n 4 clang-tidy -p build/dev --quiet --extra-arg=-Wno-unknown-warning-option 2>/dev/null
 echo "== all tests passed in $((SECONDS - start)) s"

@@ -110,6 +110,7 @@ Cfh *cfh_create(const char *name, bool named, int thread, const Limits &limits) 
   root.parent = kNoNode;
   root.probe = 0;
   root.cpu_on = 0;
+  root.kind = 1; // IDB_PROC: the program
   idb_stats_clear(&root.stats);
   c->node_count.store(1, std::memory_order_release);
   c->thread = thread;
@@ -154,6 +155,7 @@ std::uint32_t cfh_add_node(Cfh &c, std::uint32_t parent, int kind, int id, const
   n.parent = parent;
   n.probe = id;
   n.cpu_on = c.cpu_all ? 1 : 0;
+  n.kind = std::uint32_t(kind);
   idb_stats_clear(&n.stats);
   insert_slot(c.slots, c.slot_mask, slot_key(parent, id), count);
   c.node_count.store(count + 1, std::memory_order_release);

@@ -20,8 +20,10 @@ struct alignas(64) Node {
   std::uint32_t parent;
   std::int32_t probe;
   std::uint32_t cpu_on; // the CPU policy times this node's activations
+  std::uint32_t kind;   // the probe's kind (IDB_PROC, ...): the MPI layer asks for COMM
   idb_stats_t stats;    // wall in ticks, CPU in ns, noise: measured extra ticks only
 };
+static_assert(sizeof(Node) == 128, "a node fills two cache lines exactly");
 
 struct Frame {
   std::uint64_t t0;   // wall ticks at the end of start

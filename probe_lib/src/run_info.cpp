@@ -111,7 +111,7 @@ void expand_path(const char *pattern, char *out, std::size_t size) {
   }
 }
 
-void fill_meta(Meta &m) {
+void fill_meta(Meta &m, const char *mode) {
   const Config &cfg = g_rt.config;
   char host[256] = "";
   gethostname(host, sizeof host - 1);
@@ -139,6 +139,7 @@ void fill_meta(Meta &m) {
   }
   char cwd[kValue];
   if (getcwd(cwd, sizeof cwd)) m.add("cwd", "%s", cwd);
+  if (mode) m.add("mpi_mode", "%s", mode);
 }
 
 // IDB_ATTR_<key>=<value> become "attr.<key>" entries; returns how many were added.
@@ -158,6 +159,22 @@ std::size_t add_attributes(MetaEntry *out, std::size_t room, char **keys) {
     ++n;
   }
   return n;
+}
+
+// The run's writer job; `sections` (may be null) replace the process's own CFHs.
+WriteJob run_job(const Bytes *sections = nullptr) {
+  WriteJob job{};
+  job.cfhs = g_rt.first;
+  job.rank = g_rt.rank;
+  job.ticks_per_second = g_rt.ticks_per_second;
+  job.noise_ticks = g_rt.noise_ticks;
+  job.end_ticks = g_rt.end_ticks;
+  if (sections) {
+    job.sections = sections->data;
+    job.sections_size = sections->size;
+    job.section_count = sections->count;
+  }
+  return job;
 }
 
 void report_counts(const char *path, bool written) {
@@ -188,17 +205,27 @@ void report_counts(const char *path, bool written) {
 
 } // namespace
 
-void write_run_profile() {
+bool serialize_run(Bytes *probes, Bytes *sections) {
+  bool ok = !probes || serialize_probes(*probes);
+  if (sections) {
+    report_counts(nullptr, false);
+    ok = serialize_cfhs(run_job(), *sections) && ok;
+  }
+  return ok;
+}
+
+bool write_run_profile(const Bytes *sections, const char *mode, const char *suffix, char *used,
+                       std::size_t used_size) {
   void *room = std::malloc(sizeof(Meta)); // 128 KiB: not on the finalizing thread's stack
   if (!room) {
     std::fprintf(stderr, "idb: error: profile not written: out of memory\n");
-    return;
+    return false;
   }
   Meta &meta = *new (room) Meta;
   // Numbers are written in the C locale whatever the program chose with setlocale.
   locale_t c_locale = newlocale(LC_ALL_MASK, "C", nullptr);
   locale_t saved = c_locale ? uselocale(c_locale) : nullptr;
-  fill_meta(meta);
+  fill_meta(meta, mode);
   std::size_t cmdline_size = 0;
   char *cmdline = read_cmdline(cmdline_size);
   constexpr std::size_t kRoom = 256;
@@ -212,12 +239,23 @@ void write_run_profile() {
 
   char path[4096];
   expand_path(g_rt.config.out, path, sizeof path);
-  WriteJob job{all,           n, g_rt.first, g_rt.rank, g_rt.ticks_per_second, g_rt.noise_ticks,
-               g_rt.end_ticks};
+  if (suffix) std::strncat(path, suffix, sizeof path - std::strlen(path) - 1);
+  if (used) std::snprintf(used, used_size, "%s", path);
+  WriteJob job = run_job(sections);
+  job.meta = all;
+  job.meta_count = n;
   char error[512];
   bool written = write_profile(path, job, error, sizeof error);
   if (!written) std::fprintf(stderr, "idb: error: profile not written: %s\n", error);
-  report_counts(path, written);
+  if (suffix) { // a spill: its warnings come with the merge (serialize_run)
+    if (g_rt.config.verbose && written)
+      std::fprintf(stderr, "idb: rank %d's profile written to %s until the merge completes\n",
+                   g_rt.rank, path);
+  } else if (!sections) {
+    report_counts(path, written);
+  } else if (g_rt.config.verbose && written) {
+    std::fprintf(stderr, "idb: profile of %d ranks written to %s\n", g_rt.nprocs, path);
+  }
   for (std::size_t i = 0; i < attrs; ++i)
     std::free(keys[i]);
   std::free(cmdline);
@@ -226,6 +264,7 @@ void write_run_profile() {
     uselocale(saved);
     freelocale(c_locale);
   }
+  return written;
 }
 
 } // namespace idb::rt

@@ -16,7 +16,7 @@
 namespace idb::rt {
 
 Runtime g_rt;
-thread_local Cfh *t_cfh __attribute__((tls_model("initial-exec"))) = nullptr;
+constinit thread_local Cfh *t_cfh __attribute__((tls_model("initial-exec"))) = nullptr;
 
 namespace {
 
@@ -175,6 +175,24 @@ __attribute__((always_inline)) inline void start_on_thread(int kind, int id,
   cfh_start(*c, kind, id, description, file, line, function);
 }
 
+bool stop_recording() {
+  if (g_rt.state.load() != kRunning) return false;
+  g_rt.state.store(kFinished);
+  idb_probes_off = 1;
+  calibrate_noise(g_rt.calibration, g_rt.limits, t_cfh);
+  g_rt.noise_ticks = noise_per_pair(g_rt.calibration);
+  // Only the calling thread's CFH is closed; other threads may still be inside a probe,
+  // so the writer reads their open frames without changing them.
+  g_rt.end_ticks = now();
+  if (t_cfh) cfh_close_all(*t_cfh, g_rt.end_ticks);
+  g_rt.ticks_per_second = ticks_per_second(g_rt.start_pair, clock_pair(), g_rt.ticks_per_second);
+  timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  g_rt.end_unix = double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
+  t_cfh = nullptr;
+  return true;
+}
+
 } // namespace idb::rt
 
 using namespace idb::rt;
@@ -273,24 +291,7 @@ int idb_cfh_dump(const idb_cfh_t *handle, void *stream) {
 
 void idb_finalize(void) {
   pthread_mutex_lock(&g_rt.lock);
-  if (g_rt.state.load() != kRunning) {
-    pthread_mutex_unlock(&g_rt.lock);
-    return;
-  }
-  g_rt.state.store(kFinished);
-  idb_probes_off = 1;
-  calibrate_noise(g_rt.calibration, g_rt.limits, t_cfh);
-  g_rt.noise_ticks = noise_per_pair(g_rt.calibration);
-  // Only the calling thread's CFH is closed; other threads may still be inside a probe,
-  // so the writer reads their open frames without changing them.
-  g_rt.end_ticks = now();
-  if (t_cfh) cfh_close_all(*t_cfh, g_rt.end_ticks);
-  g_rt.ticks_per_second = ticks_per_second(g_rt.start_pair, clock_pair(), g_rt.ticks_per_second);
-  timespec ts;
-  clock_gettime(CLOCK_REALTIME, &ts);
-  g_rt.end_unix = double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
-  t_cfh = nullptr;
-  write_run_profile();
+  if (stop_recording()) write_run_profile();
   pthread_mutex_unlock(&g_rt.lock);
 }
 

@@ -6,6 +6,7 @@
 #include "cfh.h"
 #include "config.h"
 #include "timer.h"
+#include "writer.h"
 
 #include <atomic>
 #include <pthread.h>
@@ -35,7 +36,7 @@ struct Runtime {
 extern Runtime g_rt;
 
 // The calling thread's default CFH (nullptr when probes are off or finalized).
-extern thread_local Cfh *t_cfh __attribute__((tls_model("initial-exec")));
+extern constinit thread_local Cfh *t_cfh __attribute__((tls_model("initial-exec")));
 
 // Starts the runtime if nobody has; returns the state after.
 int ensure_init(const char *program);
@@ -43,7 +44,21 @@ int ensure_init(const char *program);
 // Creates or reclaims the calling thread's default CFH; nullptr when probes do not record.
 Cfh *claim_thread_cfh();
 
-// Writes the profile (run_info.cpp): metadata, output path, warnings.
-void write_run_profile();
+// The first half of finalize, under `lock`: closes the calling thread's CFH, takes the
+// end time and turns probes off. Returns false when the runtime was not recording.
+bool stop_recording();
+
+// Writes the profile (run_info.cpp): metadata, output path, warnings. With `sections`,
+// those (the combined ranks' CFHs) replace this process's own and the warnings are left
+// to each rank's serialize_run. `mode` (may be null) is stored as metadata `mpi_mode`.
+// `suffix` (may be null) is appended to the expanded IDB_OUT path, and the path used is
+// copied to `path` (`size` bytes; may be null). Returns true when the file was written.
+bool write_run_profile(const Bytes *sections = nullptr, const char *mode = nullptr,
+                       const char *suffix = nullptr, char *path = nullptr, std::size_t size = 0);
+
+// This process's probe table, or its CFH sections (also reporting this process's warnings
+// on stderr), for the MPI layer. Each is skipped when null. Returns false when memory is
+// exhausted.
+bool serialize_run(Bytes *probes, Bytes *sections);
 
 } // namespace idb::rt

@@ -165,6 +165,36 @@ bool fail(char *error, std::size_t size, const char *what, const char *path) {
 
 } // namespace
 
+bool serialize_probes(Bytes &probes) {
+  Buffer p;
+  std::uint32_t count = 0;
+  // One pass counts and writes, so a probe registered meanwhile cannot skew the count.
+  struct Counted {
+    Buffer *buffer;
+    std::uint32_t *count;
+  } counted{&p, &count};
+  probe_visit(
+      [](const ProbeInfo &info, void *context) {
+        auto *k = static_cast<Counted *>(context);
+        put_probe(info, k->buffer);
+        ++*k->count;
+      },
+      &counted);
+  if (p.failed) std::free(p.data);
+  probes = p.failed ? Bytes{nullptr, 0, 0} : Bytes{p.data, p.size, count};
+  return !p.failed;
+}
+
+bool serialize_cfhs(const WriteJob &job, Bytes &sections) {
+  Buffer c;
+  std::uint32_t cfhs = 0;
+  for (const Cfh *h = job.cfhs; h; h = h->next, ++cfhs)
+    put_cfh(c, *h, job);
+  if (c.failed) std::free(c.data);
+  sections = c.failed ? Bytes{nullptr, 0, 0} : Bytes{c.data, c.size, cfhs};
+  return !c.failed;
+}
+
 bool write_profile(const char *path, const WriteJob &job, char *error, std::size_t error_size) {
   Buffer b;
   b.put(IDB_PROFILE_MAGIC, IDB_PROFILE_MAGIC_SIZE);
@@ -186,8 +216,13 @@ bool write_profile(const char *path, const WriteJob &job, char *error, std::size
   end_section(b, at);
 
   std::uint32_t sections = 2; // META and PROBES
-  for (const Cfh *c = job.cfhs; c; c = c->next, ++sections)
-    put_cfh(b, *c, job);
+  if (job.sections) {
+    b.put(job.sections, job.sections_size);
+    sections += job.section_count;
+  } else {
+    for (const Cfh *c = job.cfhs; c; c = c->next, ++sections)
+      put_cfh(b, *c, job);
+  }
 
   at = begin_section(b, IDB_SECTION_END, sections);
   b.put(std::uint64_t(b.size + 8));

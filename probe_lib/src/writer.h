@@ -24,9 +24,27 @@ struct WriteJob {
   double ticks_per_second;
   double noise_ticks;      // calibrated cost of one start/stop pair, charged per activation
   std::uint64_t end_ticks; // the run's end: probes still open count until then
+  // When set, these complete sections (the ranks' CFHs, combined by the MPI layer) are
+  // written in place of `cfhs`.
+  const unsigned char *sections = nullptr;
+  std::size_t sections_size = 0;
+  std::uint32_t section_count = 0;
+};
+
+// A malloc'd byte buffer handed to the MPI layer, which frees it.
+struct Bytes {
+  unsigned char *data;
+  std::size_t size;
+  std::uint32_t count;
 };
 
 // Writes the profile to `path`. Returns true, or false with the reason in `error`.
 bool write_profile(const char *path, const WriteJob &job, char *error, std::size_t error_size);
+
+// The probe table as a PROBES payload. Returns false when memory is exhausted.
+bool serialize_probes(Bytes &probes);
+
+// The CFHs of `job` as complete sections. Returns false when memory is exhausted.
+bool serialize_cfhs(const WriteJob &job, Bytes &sections);
 
 } // namespace idb::rt

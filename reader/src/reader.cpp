@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <memory>
 
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
@@ -150,7 +151,9 @@ bool read_cfh(const Section &s, Profile &p, Cursor &c) {
   Cfh cfh;
   cfh.rank = c.get<std::int32_t>("CFH header");
   cfh.thread = c.get<std::int32_t>("CFH header");
-  cfh.named = (c.get<std::uint32_t>("CFH header") & IDB_CFH_FLAG_NAMED) != 0;
+  auto flags = c.get<std::uint32_t>("CFH header");
+  cfh.named = (flags & IDB_CFH_FLAG_NAMED) != 0;
+  cfh.summary = (flags & IDB_CFH_FLAG_SUMMARY) != 0;
   auto record = c.get<std::uint32_t>("CFH header");
   cfh.overflow = c.get<std::uint64_t>("CFH header");
   cfh.mismatches = c.get<std::uint64_t>("CFH header");
@@ -175,6 +178,40 @@ bool read_cfh(const Section &s, Profile &p, Cursor &c) {
   }
   p.cfhs.push_back(std::move(cfh));
   return true;
+}
+
+void read_spread(Cursor &c, RankSpread &s) {
+  s.min = c.get<double>("summary record");
+  s.max = c.get<double>("summary record");
+  s.mean = c.get<double>("summary record");
+  s.m2 = c.get<double>("summary record");
+  s.rank_min = c.get<std::int32_t>("summary record");
+  s.rank_max = c.get<std::int32_t>("summary record");
+}
+
+// A SUMMARY section belongs to the summary CFH just before it, node for node.
+bool read_summary(const Section &s, Profile &p, Cursor &c) {
+  if (p.cfhs.empty() || !p.cfhs.back().summary || !p.cfhs.back().spread.empty())
+    return c.fail("summary section without its summary CFH before it");
+  Cfh &cfh = p.cfhs.back();
+  auto record = c.get<std::uint32_t>("summary header");
+  c.get<std::uint32_t>("summary header");
+  if (!c.error.empty()) return false;
+  if (record < IDB_SUMMARY_RECORD_SIZE)
+    return c.fail("summary record size " + std::to_string(record) + " too small");
+  if (s.count != cfh.nodes.size() || (c.bytes.size() - c.at) != std::uint64_t(record) * s.count)
+    return c.fail("summary section does not match its CFH's " + std::to_string(cfh.nodes.size()) +
+                  " nodes");
+  cfh.spread.resize(s.count);
+  for (NodeSpread &n : cfh.spread) {
+    std::size_t start = c.at;
+    n.ranks = c.get<std::uint32_t>("summary record");
+    c.get<std::uint32_t>("summary record");
+    for (RankSpread *q : {&n.total, &n.count, &n.cpu, &n.sent, &n.received})
+      read_spread(c, *q);
+    c.at = start + record; // fields a newer minor version appended are skipped
+  }
+  return c.error.empty();
 }
 
 bool read_header(Cursor &c, Profile &p) {
@@ -211,10 +248,14 @@ bool read_section(const Section &s, Profile &p, std::string &error) {
   case IDB_SECTION_CFH:
     ok = read_cfh(s, p, c);
     break;
+  case IDB_SECTION_SUMMARY:
+    ok = read_summary(s, p, c);
+    break;
   default:
     return true; // a section of a newer minor version: skipped
   }
-  if (ok && s.type != IDB_SECTION_CFH && !c.done()) c.fail("unexpected bytes in section");
+  bool records = s.type == IDB_SECTION_CFH || s.type == IDB_SECTION_SUMMARY; // sized above
+  if (ok && !records && !c.done()) c.fail("unexpected bytes in section");
   error = c.error;
   return c.error.empty();
 }

@@ -37,6 +37,16 @@ constexpr Column kCounts[] = {{"count", 10}, {"incl s", 12},  {"excl s", 12}, {"
                               {"%par", 7},   {"mean us", 11}, {"sdev us", 11}};
 constexpr Column kCpu[] = {{"cpu s", 12}, {"cpu n", 7}};
 constexpr Column kNoise{"noise s", 12};
+constexpr Column kBytes[] = {{"sent B", 12}, {"recv B", 12}};
+// Summary CFHs: the spread of the per-rank inclusive time over the ranks.
+constexpr Column kSpread[] = {
+    {"ranks", 6}, {"rank min s", 12}, {"rank max s", 12}, {"max@", 5}, {"max/mean", 9}};
+
+bool has_bytes(const Cfh &cfh) {
+  for (const Node &n : cfh.nodes)
+    if (n.stats.bytes_sent || n.stats.bytes_recv) return true;
+  return false;
+}
 
 using Row = std::vector<std::string>; // the label, then one cell per column
 
@@ -46,6 +56,8 @@ struct Printer {
   const TreeOptions &options;
   std::vector<NodeTimes> times;
   std::vector<std::vector<std::uint32_t>> children;
+  bool show_bytes = false; // COMM nodes carry bytes: two more columns
+  bool show_spread() const { return cfh.summary && cfh.spread.size() == cfh.nodes.size(); }
 
   bool shown(std::uint32_t i) const {
     double root = times[0].inclusive;
@@ -68,6 +80,18 @@ struct Printer {
       r.push_back(std::to_string(s.cpu_count));
     }
     r.push_back(seconds(s.noise));
+    if (show_bytes) {
+      r.push_back(std::to_string(s.bytes_sent));
+      r.push_back(std::to_string(s.bytes_recv));
+    }
+    if (show_spread()) {
+      const NodeSpread &n = cfh.spread[i];
+      r.push_back(std::to_string(n.ranks));
+      r.push_back(seconds(n.total.min));
+      r.push_back(seconds(n.total.max));
+      r.push_back(std::to_string(n.total.rank_max));
+      r.push_back(format("%.3f", n.total.mean > 0 ? n.total.max / n.total.mean : 0.0));
+    }
     return r;
   }
   // Shown nodes depth first in node order; iterative, as a CFH may be thousands deep.
@@ -97,6 +121,12 @@ struct Printer {
       for (const Column &c : kCpu)
         add(c);
     add(kNoise);
+    if (show_bytes)
+      for (const Column &c : kBytes)
+        add(c);
+    if (show_spread())
+      for (const Column &c : kSpread)
+        add(c);
     std::vector<Row> table = rows();
     table.insert(table.begin(), header);
     for (const Row &r : table)
@@ -159,7 +189,7 @@ std::string paths_text(const Profile &profile, const Cfh &cfh) {
 void print_tree(std::ostream &out, const Profile &profile, const Cfh &cfh,
                 const TreeOptions &options) {
   if (cfh.nodes.empty()) return;
-  Printer{profile, cfh, options, node_times(cfh), children_of(cfh)}.print(out);
+  Printer{profile, cfh, options, node_times(cfh), children_of(cfh), has_bytes(cfh)}.print(out);
 }
 
 void print_profile(std::ostream &out, const Profile &profile, const TreeOptions &options) {
@@ -167,10 +197,16 @@ void print_profile(std::ostream &out, const Profile &profile, const TreeOptions 
       << "  ranks " << profile.get("nprocs", "1") << "  threads " << profile.get("threads", "?")
       << "  timer " << profile.get("timer", "?") << " ("
       << format("%.3f", profile.number("timer_hz") / 1e9) << " GHz)\n";
+  if (profile.meta.count("mpi_mode")) out << "mpi mode " << profile.get("mpi_mode") << ", ";
   out << "noise per activation " << format("%.1f", profile.number("noise_per_activation_s") * 1e9)
       << " ns, cpu policy " << profile.get("cpu_policy", "?") << "\n";
   for (const Cfh &cfh : profile.cfhs) {
-    out << "\nCFH \"" << cfh.name << "\" rank " << cfh.rank << " thread " << cfh.thread;
+    out << "\nCFH \"" << cfh.name << "\"";
+    if (cfh.summary)
+      out << " summary of every rank";
+    else
+      out << " rank " << cfh.rank;
+    out << " thread " << cfh.thread;
     if (cfh.mismatches) out << "  mismatched stops " << cfh.mismatches;
     if (cfh.overflow) out << "  over node cap " << cfh.overflow;
     if (cfh.depth_overflow) out << "  over depth cap " << cfh.depth_overflow;

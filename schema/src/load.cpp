@@ -49,12 +49,13 @@ private:
 
 void write_cfhs(LoadSession &s, std::int64_t run_id, const profile::Profile &p,
                 const std::vector<std::int64_t> &keys) {
-  auto rows = s.rows("cfh_instances", {"cfh_id", "run_id", "rank", "thread", "name", "named",
-                                       "overflow", "mismatches", "unclosed", "depth_overflow"});
+  auto rows =
+      s.rows("cfh_instances", {"cfh_id", "run_id", "rank", "thread", "name", "named", "summary",
+                               "overflow", "mismatches", "unclosed", "depth_overflow"});
   for (std::size_t i = 0; i < p.cfhs.size(); ++i) {
     const profile::Cfh &h = p.cfhs[i];
     rows->integer(keys[i]).integer(run_id).integer(h.rank).integer(h.thread).text(h.name);
-    rows->integer(h.named ? 1 : 0).integer(std::int64_t(h.overflow));
+    rows->integer(h.named ? 1 : 0).integer(h.summary ? 1 : 0).integer(std::int64_t(h.overflow));
     rows->integer(std::int64_t(h.mismatches)).integer(std::int64_t(h.unclosed));
     rows->integer(std::int64_t(h.depth_overflow)).end_row();
   }
@@ -106,6 +107,36 @@ void write_all_stats(LoadSession &s, const profile::Profile &p,
   rows->finish();
 }
 
+// Summary mode: per node of each summary CFH, one row per quantity of its spread.
+void write_spreads(LoadSession &s, const profile::Profile &p,
+                   const std::vector<std::int64_t> &keys) {
+  auto rows = s.rows("node_spread", {"cfh_id", "node", "quantity", "ranks", "min", "max", "mean",
+                                     "m2", "rank_min", "rank_max"});
+  for (std::size_t index = 0; index < p.cfhs.size(); ++index) {
+    const profile::Cfh &h = p.cfhs[index];
+    if (!h.summary) continue;
+    if (h.spread.size() != h.nodes.size())
+      throw Error("summary CFH " + std::to_string(index) + " has " +
+                  std::to_string(h.spread.size()) + " spreads for " +
+                  std::to_string(h.nodes.size()) + " nodes");
+    for (std::size_t i = 0; i < h.nodes.size(); ++i) {
+      const profile::NodeSpread &n = h.spread[i];
+      const std::pair<const char *, const profile::RankSpread *> quantities[] = {
+          {"total", &n.total},
+          {"count", &n.count},
+          {"cpu", &n.cpu},
+          {"sent", &n.sent},
+          {"received", &n.received}};
+      for (const auto &[name, q] : quantities) {
+        rows->integer(keys[index]).integer(std::int64_t(i)).text(name).integer(n.ranks);
+        rows->real(q->min).real(q->max).real(q->mean).real(q->m2);
+        rows->integer(q->rank_min).integer(q->rank_max).end_row();
+      }
+    }
+  }
+  rows->finish();
+}
+
 } // namespace
 
 LoadResult load(Database &db, const profile::Profile &profile, const LoadOptions &options) {
@@ -127,6 +158,7 @@ LoadResult load(Database &db, const profile::Profile &profile, const LoadOptions
   progress.report();
   write_nodes(*session, profile, keys, progress);
   write_all_stats(*session, profile, keys, progress);
+  write_spreads(*session, profile, keys);
   session->commit();
   return result;
 }

@@ -60,23 +60,24 @@ void read_probes(Database &db, const std::string &label, profile::Profile &p) {
 // The CFHs without nodes, and the cfh_id of each.
 std::vector<std::int64_t> read_cfhs(Database &db, const Filter &f, profile::Profile &p) {
   std::vector<std::int64_t> ids;
-  query_rows(
-      db,
-      "SELECT h.cfh_id, h.rank, h.thread, h.name, h.named, h.overflow, h.mismatches, "
-      "h.unclosed, h.depth_overflow FROM runs r JOIN cfh_instances h ON h.run_id = r.run_id" +
-          f.where + " ORDER BY h.cfh_id",
-      f.params, [&](const Row &row) {
-        profile::Cfh &h = p.cfhs.emplace_back();
-        h.rank = int_of(row, 1);
-        h.thread = int_of(row, 2);
-        h.name = row.text(3);
-        h.named = row.integer(4) != 0;
-        h.overflow = unsigned_of(row, 5);
-        h.mismatches = unsigned_of(row, 6);
-        h.unclosed = unsigned_of(row, 7);
-        h.depth_overflow = unsigned_of(row, 8);
-        ids.push_back(row.integer(0));
-      });
+  query_rows(db,
+             "SELECT h.cfh_id, h.rank, h.thread, h.name, h.named, h.overflow, h.mismatches, "
+             "h.unclosed, h.depth_overflow, h.summary FROM runs r "
+             "JOIN cfh_instances h ON h.run_id = r.run_id" +
+                 f.where + " ORDER BY h.cfh_id",
+             f.params, [&](const Row &row) {
+               profile::Cfh &h = p.cfhs.emplace_back();
+               h.rank = int_of(row, 1);
+               h.thread = int_of(row, 2);
+               h.name = row.text(3);
+               h.named = row.integer(4) != 0;
+               h.overflow = unsigned_of(row, 5);
+               h.mismatches = unsigned_of(row, 6);
+               h.unclosed = unsigned_of(row, 7);
+               h.depth_overflow = unsigned_of(row, 8);
+               h.summary = row.integer(9) != 0;
+               ids.push_back(row.integer(0));
+             });
   return ids;
 }
 
@@ -122,6 +123,36 @@ void read_nodes(Database &db, const Filter &f, const std::vector<std::int64_t> &
              });
 }
 
+// The spreads of the summary CFHs, one row per node and quantity.
+void read_spreads(Database &db, const Filter &f, const std::vector<std::int64_t> &ids,
+                  profile::Profile &p) {
+  for (profile::Cfh &h : p.cfhs)
+    if (h.summary) h.spread.assign(h.nodes.size(), {});
+  std::size_t index = 0;
+  query_rows(db,
+             "SELECT d.cfh_id, d.node, d.quantity, d.ranks, d.min, d.max, d.mean, d.m2, "
+             "d.rank_min, d.rank_max FROM runs r JOIN cfh_instances h ON h.run_id = r.run_id "
+             "JOIN node_spread d ON d.cfh_id = h.cfh_id" +
+                 f.where + " ORDER BY d.cfh_id, d.node",
+             f.params, [&](const Row &row) {
+               while (index < ids.size() && ids[index] != row.integer(0))
+                 ++index;
+               auto node = std::size_t(row.integer(1));
+               if (index == ids.size() || node >= p.cfhs[index].spread.size())
+                 throw Error("a spread of an unknown node " + row.text(1));
+               profile::NodeSpread &n = p.cfhs[index].spread[node];
+               std::string quantity = row.text(2);
+               profile::RankSpread *q = quantity == "total"   ? &n.total
+                                        : quantity == "count" ? &n.count
+                                        : quantity == "cpu"   ? &n.cpu
+                                        : quantity == "sent"  ? &n.sent
+                                                              : &n.received;
+               n.ranks = std::uint32_t(row.integer(3));
+               *q = {row.real(4), row.real(5),    row.real(6),
+                     row.real(7), int_of(row, 8), int_of(row, 9)};
+             });
+}
+
 } // namespace
 
 profile::Profile read_run(Database &db, const std::string &label, std::optional<int> rank) {
@@ -136,6 +167,7 @@ profile::Profile read_run(Database &db, const std::string &label, std::optional<
   Filter filter = cfh_filter(label, rank);
   std::vector<std::int64_t> ids = read_cfhs(db, filter, p);
   read_nodes(db, filter, ids, p);
+  read_spreads(db, filter, ids, p);
   return p;
 }
 

@@ -4,6 +4,7 @@
 
 #include "idb/probe.h"
 
+#include <algorithm>
 #include <cmath>
 #include <ctime>
 #include <map>
@@ -122,7 +123,9 @@ void write_run(LoadSession &s, std::int64_t run_id, const profile::Profile &p,
   rows->real_or_null(p.number("timer_hz", NAN));
   rows->real_or_null(p.number("noise_per_activation_s", NAN));
   rows->text_or_null(p.get("cpu_policy", ""));
-  rows->text(p.get("profile_mode", "full")).text(now_utc()).end_row();
+  bool summary =
+      std::any_of(p.cfhs.begin(), p.cfhs.end(), [](const profile::Cfh &h) { return h.summary; });
+  rows->text(summary ? "summary" : "full").text(now_utc()).end_row();
   rows->finish();
 }
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the build tree into a temporary prefix, then builds a user's project against
-# it twice: through find_package(idb) and through pkg-config, and runs both.
+# it twice: through find_package(idb) and through pkg-config, and runs both; with MPI,
+# the same for an MPI program through idb::mpi and idb-mpi under mpirun.
 # Usage: check_install.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
 build=$1
@@ -16,6 +17,11 @@ cmake --build consumer >/dev/null
 IDB_OUT="$work/c.idbprof" consumer/consumer_c
 IDB_OUT="$work/cxx.idbprof" consumer/consumer_cxx
 test -s c.idbprof && test -s cxx.idbprof
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+if [[ -x consumer/consumer_mpi ]]; then
+  IDB_OUT="$work/mpi.idbprof" mpirun -np 2 --oversubscribe consumer/consumer_mpi
+  "$work/prefix/bin/idb" show mpi.idbprof | grep -q "MPI_Allreduce"
+fi
 
 libdir=$(find "$work/prefix" -name idb-probe.pc -printf '%h\n')
 export PKG_CONFIG_PATH=$libdir
@@ -23,5 +29,11 @@ cc -std=c99 -Wall -Wextra -Werror "$here/consumer/app.c" -o pc_app $(pkg-config 
   -Wl,-rpath,"$(pkg-config --variable=libdir idb-probe)"
 IDB_OUT="$work/pc.idbprof" ./pc_app
 test -s pc.idbprof
+if [[ -x consumer/consumer_mpi ]]; then
+  mpicc -std=c99 -Wall -Werror "$here/consumer/app_mpi.c" -o pc_mpi $(pkg-config --cflags --libs idb-mpi) \
+    -Wl,-rpath,"$(pkg-config --variable=libdir idb-mpi)"
+  IDB_OUT="$work/pc_mpi.idbprof" mpirun -np 2 --oversubscribe ./pc_mpi
+  "$work/prefix/bin/idb" show pc_mpi.idbprof | grep -q "ranks 2"
+fi
 "$work/prefix/bin/idb" show pc.idbprof | grep -q "main"
 echo "install check passed"

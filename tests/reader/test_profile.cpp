@@ -2,6 +2,7 @@
 // the probe table, every CFH and its tree as text; and inputs that are not profiles at all,
 // side by side with the valid one.
 #include "idb/profile.hpp"
+#include "idb/profile_format.h"
 #include "idb/tree.hpp"
 #include "support.hpp"
 
@@ -34,7 +35,7 @@ protected:
 
 TEST_F(GeneratedProfile, ReadsTheRunMetadata) {
   EXPECT_EQ(1, p.version_major);
-  EXPECT_EQ(0, p.version_minor);
+  EXPECT_EQ(IDB_PROFILE_VERSION_MINOR, p.version_minor);
   EXPECT_EQ("profile_gen", p.get("program"));
   std::vector<std::string> argv = generator_argv();
   EXPECT_EQ(argv, p.argv);

@@ -205,5 +205,20 @@ TEST(ParseProfile, RefusesACfhWithoutNodesOrWithShortRecords) {
       << refused(short_records);
 }
 
+TEST(ParseProfile, RefusesASummarySectionWithoutItsSummaryCfh) {
+  RawProfile p = split_profile(generated_profile());
+  std::size_t first_cfh = 0;
+  while (p.sections[first_cfh].type != IDB_SECTION_CFH)
+    ++first_cfh;
+  std::string payload(8, '\0');
+  payload[0] = char(IDB_SUMMARY_RECORD_SIZE);
+  p.sections.insert(p.sections.begin() + long(first_cfh) + 1,
+                    RawSection{IDB_SECTION_SUMMARY, 0, payload});
+  ReadResult r = profile::parse_profile(encode_profile(p));
+  EXPECT_FALSE(r.profile);
+  EXPECT_NE(r.error.find("summary section without its summary CFH before it"), std::string::npos)
+      << r.error;
+}
+
 } // namespace
 } // namespace idb::test

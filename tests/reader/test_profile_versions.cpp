@@ -31,6 +31,7 @@ TEST(ParseProfile, RefusesAnotherMajorVersionNamingIt) {
   RawProfile p = split_profile(generated_profile());
   ReadResult same = profile::parse_profile(encode_profile(p));
   EXPECT_TRUE(same.profile) << same.error;
+  p.minor = 0; // the message names both numbers
   p.major = 2;
   ReadResult newer = profile::parse_profile(encode_profile(p));
   EXPECT_FALSE(newer.profile);
@@ -44,21 +45,21 @@ TEST(ParseProfile, RefusesAnotherMajorVersionNamingIt) {
 
 TEST(ParseProfile, SkipsSectionsOfANewerMinorVersion) {
   RawProfile p = split_profile(generated_profile());
-  p.minor = 1;
+  p.minor = IDB_PROFILE_VERSION_MINOR + 1;
   RawSection unknown{0x4E455721u, 3, "three items of a future kind\0\x01\x02"s};
   p.sections.insert(p.sections.begin() + 2, unknown); // between PROBES and the CFHs
   p.sections.push_back(unknown);                      // just before END
   p.sections.push_back(RawSection{IDB_SECTION_END - 1, 0, ""});
   ReadResult r = profile::parse_profile(encode_profile(p));
   ASSERT_TRUE(r.profile) << r.error;
-  EXPECT_EQ(1, r.profile->version_minor);
-  EXPECT_EQ(expected_description(1), describe(*r.profile));
+  EXPECT_EQ(IDB_PROFILE_VERSION_MINOR + 1, r.profile->version_minor);
+  EXPECT_EQ(expected_description(IDB_PROFILE_VERSION_MINOR + 1), describe(*r.profile));
 }
 
 // Each node record of every CFH lengthened by `extra` bytes, as a newer minor version might.
 RawProfile with_longer_records(std::uint32_t extra) {
   RawProfile p = split_profile(generated_profile());
-  p.minor = 1;
+  p.minor = IDB_PROFILE_VERSION_MINOR + 1;
   for (RawSection &s : p.sections) {
     if (s.type != IDB_SECTION_CFH) continue;
     std::size_t nodes = cfh_nodes_offset(s.payload);
@@ -78,7 +79,8 @@ TEST(ParseProfile, ReadsNodeRecordsLongerThanVersion1_0) {
   for (std::uint32_t extra : {8u, 13u, 200u}) {
     ReadResult r = profile::parse_profile(encode_profile(with_longer_records(extra)));
     ASSERT_TRUE(r.profile) << extra << " extra bytes: " << r.error;
-    EXPECT_EQ(expected_description(1), describe(*r.profile)) << extra << " extra bytes";
+    EXPECT_EQ(expected_description(IDB_PROFILE_VERSION_MINOR + 1), describe(*r.profile))
+        << extra << " extra bytes";
   }
 }
 

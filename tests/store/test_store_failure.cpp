@@ -61,7 +61,7 @@ TEST_F(StoreFailure, TakenLabelIsRefusedByName) {
 
 TEST_F(StoreFailure, SecondCfhBreakingAConstraintRollsBackTheFirst) {
   profile::Profile p = synthetic_profile(3, 500);
-  p.cfhs[1].rank = -1; // CHECK (rank >= 0)
+  p.cfhs[1].rank = -2; // CHECK (rank >= -1)
   store::LoadOptions options;
   options.label = "broken";
   std::string error = failed_load(p, options);

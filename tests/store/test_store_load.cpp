@@ -3,6 +3,7 @@
 // options, probes, CFH instances, nodes with their depth, statistics to the last bit), the
 // tree rebuilt from the parent links, the default label, progress, and store::runs.
 #include "store_support.hpp"
+#include "synthetic.hpp"
 
 #include "idb/probe.h"
 #include "idb/tree.hpp"
@@ -230,6 +231,52 @@ TEST(StoreLoadLabel, QuotesAndSemicolonsAreStoredIntact) {
   EXPECT_EQ("va\"l'ue; DROP TABLE runs",
             scalar(*db, "SELECT value FROM run_attributes WHERE key = :k", {{"k", "k'ey;"}}));
   EXPECT_EQ(label, scalar(*db, "SELECT label FROM runs WHERE label = :l", {{"l", label}}));
+}
+
+TEST(StoreLoadSummary, ASummaryRunReadsBackWithItsSpreadBitForBit) {
+  TempDir dir;
+  auto db = store::open(dir.file("idb.db"));
+  profile::Profile p = synthetic_profile(1, 50);
+  profile::Cfh &h = p.cfhs[0];
+  h.rank = -1;
+  h.summary = true;
+  h.spread.resize(h.nodes.size());
+  for (std::size_t i = 0; i < h.spread.size(); ++i) {
+    profile::NodeSpread &n = h.spread[i];
+    n.ranks = std::uint32_t(4 + i % 3);
+    int k = 0;
+    for (profile::RankSpread *q : {&n.total, &n.count, &n.cpu, &n.sent, &n.received}) {
+      double base = double(i) + 0.1 * ++k;
+      *q = {base, base * 3.5, base * 2.25, base / 7.0, int(i % 4), int((i + k) % 4)};
+    }
+  }
+  store::LoadOptions options;
+  options.label = "summary";
+  store::load(*db, p, options);
+  EXPECT_EQ("summary", scalar(*db, "SELECT profile_mode FROM runs"));
+  profile::Profile back = store::read_run(*db, "summary");
+  ASSERT_EQ(1u, back.cfhs.size());
+  EXPECT_TRUE(back.cfhs[0].summary);
+  EXPECT_EQ(-1, back.cfhs[0].rank);
+  ASSERT_EQ(h.spread.size(), back.cfhs[0].spread.size());
+  for (std::size_t i = 0; i < h.spread.size(); ++i) {
+    const profile::NodeSpread &a = h.spread[i], &b = back.cfhs[0].spread[i];
+    EXPECT_EQ(a.ranks, b.ranks) << i;
+    const profile::RankSpread *qa[] = {&a.total, &a.count, &a.cpu, &a.sent, &a.received};
+    const profile::RankSpread *qb[] = {&b.total, &b.count, &b.cpu, &b.sent, &b.received};
+    for (int k = 0; k < 5; ++k) {
+      EXPECT_EQ(qa[k]->min, qb[k]->min) << i << ' ' << k;
+      EXPECT_EQ(qa[k]->max, qb[k]->max) << i << ' ' << k;
+      EXPECT_EQ(qa[k]->mean, qb[k]->mean) << i << ' ' << k;
+      EXPECT_EQ(qa[k]->m2, qb[k]->m2) << i << ' ' << k;
+      EXPECT_EQ(qa[k]->rank_min, qb[k]->rank_min) << i << ' ' << k;
+      EXPECT_EQ(qa[k]->rank_max, qb[k]->rank_max) << i << ' ' << k;
+    }
+  }
+  h.spread.pop_back(); // a spread missing for one node is refused, and nothing is stored
+  options.label = "broken";
+  EXPECT_THROW(store::load(*db, p, options), store::Error);
+  EXPECT_EQ("1", scalar(*db, "SELECT count(*) FROM runs"));
 }
 
 TEST(StoreLoadProgress, ReportsUpToTheTotal) {

@@ -9,7 +9,7 @@
 #define IDB_PROFILE_MAGIC "IDBPROF\x1a"
 #define IDB_PROFILE_MAGIC_SIZE 8
 #define IDB_PROFILE_VERSION_MAJOR 1
-#define IDB_PROFILE_VERSION_MINOR 0
+#define IDB_PROFILE_VERSION_MINOR 1
 #define IDB_PROFILE_HEADER_SIZE 16
 
 /* Section header, 24 bytes: type (u32), item count (u32), payload length (u64), CRC-32
@@ -19,17 +19,26 @@
 #define IDB_SECTION_META 1          /* key/value strings: run metadata */
 #define IDB_SECTION_PROBES 2        /* the probe table */
 #define IDB_SECTION_CFH 3           /* one CFH instance and its nodes */
+#define IDB_SECTION_SUMMARY 4       /* 1.1: cross-rank spread per node of the CFH before it */
 #define IDB_SECTION_END 0x00444E45u /* "END": last section; payload: file length (u64) */
 
 /* CFH section payload: rank (i32), thread (i32), flags (u32), node record size (u32),
  * overflow, mismatches, unclosed, depth overflow (u64 each), name (u32 length + bytes),
  * then the node records. */
-#define IDB_CFH_FLAG_NAMED 1u /* a named instance, not a thread's default CFH */
+#define IDB_CFH_FLAG_NAMED 1u   /* a named instance, not a thread's default CFH */
+#define IDB_CFH_FLAG_SUMMARY 2u /* 1.1: every rank merged (rank -1); a SUMMARY section follows */
 #define IDB_CFH_FIXED_SIZE 48
 
 /* Node record, version 1.0: parent index (u32, IDB_NO_PARENT for the root), probe id
  * (i32), then idb_stats_t field by field with times in seconds. */
 #define IDB_NODE_RECORD_SIZE 112
 #define IDB_NO_PARENT 0xFFFFFFFFu
+
+/* SUMMARY section payload: record size (u32), reserved (u32, 0), then one record per node
+ * of the CFH before it: ranks that reached the node (u32), reserved (u32), and for wall
+ * total, count, CPU total, bytes sent, bytes received: min, max, mean, M2 (f64 each), the
+ * ranks of min and max (i32 each). */
+#define IDB_SUMMARY_RECORD_SIZE 208
+#define IDB_SUMMARY_QUANTITIES 5
 
 #endif /* IDB_PROFILE_FORMAT_H */

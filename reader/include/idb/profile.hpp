@@ -31,6 +31,21 @@ struct Node {
 
 inline constexpr std::uint32_t kNoParent = 0xFFFFFFFFu;
 
+// Format 1.1, summary mode (docs/mpi.md): one per-rank quantity's spread over the ranks
+// that reached a node, and the ranks holding its minimum and maximum.
+struct RankSpread {
+  double min = 0, max = 0, mean = 0, m2 = 0; // M2: sum of squared deviations from the mean
+  std::int32_t rank_min = 0, rank_max = 0;
+};
+
+struct NodeSpread {
+  std::uint32_t ranks = 0;   // ranks that reached the node
+  RankSpread total;          // wall time, s
+  RankSpread count;          // activations
+  RankSpread cpu;            // CPU time, s
+  RankSpread sent, received; // bytes
+};
+
 struct Cfh {
   std::int32_t rank = 0;
   std::int32_t thread = 0;
@@ -41,6 +56,10 @@ struct Cfh {
   std::uint64_t unclosed = 0;       // probes the runtime closed (thread end, exit)
   std::uint64_t depth_overflow = 0; // activations not recorded: depth cap
   std::vector<Node> nodes;          // nodes[0] is the root; parents precede children
+  // Format 1.1: a summary CFH merges every rank (rank is -1); its nodes hold the merged
+  // statistics and `spread`, parallel to `nodes`, the cross-rank spread.
+  bool summary = false;
+  std::vector<NodeSpread> spread;
 };
 
 struct Profile {

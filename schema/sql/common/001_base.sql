@@ -37,7 +37,8 @@ CREATE TABLE runs (
   timer_hz             @REAL@,
   noise_per_activation @REAL@,
   cpu_policy           TEXT,
-  profile_mode         TEXT    NOT NULL DEFAULT 'full',
+  profile_mode         TEXT    NOT NULL DEFAULT 'full'
+                               CHECK (profile_mode IN ('full', 'summary')),
   loaded_at            TEXT    NOT NULL
 );
 
@@ -70,14 +71,17 @@ CREATE TABLE probe_sites (
   PRIMARY KEY (run_id, probe_id)
 )@NOROWID@;
 
--- One row per (rank, thread, CFH instance) of a run, with its recording counters.
+-- One row per (rank, thread, CFH instance) of a run, with its recording counters; in a
+-- summary-mode run, one per (thread, CFH instance) for all ranks together.
 CREATE TABLE cfh_instances (
   cfh_id         @ID@,
   run_id         @INT@ NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED,
-  rank           @INT@ NOT NULL CHECK (rank >= 0),
+  rank           @INT@ NOT NULL CHECK (rank >= -1),
   thread         @INT@ NOT NULL CHECK (thread >= 0),
   name           TEXT    NOT NULL,
   named          @INT@ NOT NULL CHECK (named IN (0, 1)),
+  -- 1: a summary-mode CFH, every rank merged (rank is -1); its nodes have node_spread rows.
+  summary        @INT@ NOT NULL DEFAULT 0 CHECK (summary IN (0, 1)),
   overflow       @INT@ NOT NULL DEFAULT 0,
   mismatches     @INT@ NOT NULL DEFAULT 0,
   unclosed       @INT@ NOT NULL DEFAULT 0,
@@ -122,5 +126,23 @@ CREATE TABLE node_stats (
   PRIMARY KEY (cfh_id, node),
   -- (cfh_id, node) is a node of `nodes`, inserted with it by the loader; the key points at
   -- the small cfh_instances table because checking it against nodes costs 8% of a load.
+  FOREIGN KEY (cfh_id) REFERENCES cfh_instances (cfh_id) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED
+)@NOROWID@;
+
+-- Summary mode (docs/mpi.md): per node of a summary CFH, the spread over the ranks of one
+-- per-rank quantity: 'total' (wall time, s), 'count', 'cpu' (s), 'sent' and 'received'
+-- (bytes); the ranks holding the minimum and the maximum.
+CREATE TABLE node_spread (
+  cfh_id   @INT@ NOT NULL,
+  node     @INT@ NOT NULL,
+  quantity TEXT  NOT NULL CHECK (quantity IN ('total', 'count', 'cpu', 'sent', 'received')),
+  ranks    @INT@ NOT NULL CHECK (ranks >= 0),
+  min      @REAL@ NOT NULL,
+  max      @REAL@ NOT NULL,
+  mean     @REAL@ NOT NULL,
+  m2       @REAL@ NOT NULL,
+  rank_min @INT@ NOT NULL,
+  rank_max @INT@ NOT NULL,
+  PRIMARY KEY (cfh_id, node, quantity),
   FOREIGN KEY (cfh_id) REFERENCES cfh_instances (cfh_id) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED
 )@NOROWID@;

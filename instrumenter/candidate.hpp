@@ -1,0 +1,43 @@
+// Plain value structs that travel between the instrumenter's stages: a candidate event
+// (what `idb-instrument list` prints), a placed probe (what the manifest records), and the
+// result of processing one source file.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace idb::instr {
+
+// The four probe kinds; the numbers are the runtime's IDB_PROC .. IDB_COMM.
+enum class Kind { Proc = 1, Loop = 2, Call = 3, Comm = 4 };
+
+// "PROC", "LOOP", "CALL" or "COMM".
+const char *kind_name(Kind kind);
+// "IDB_PROC" .. "IDB_COMM", the runtime's macros.
+const char *kind_macro(Kind kind);
+
+// One place where a probe could go.
+struct Candidate {
+  int id = 0;              // stable probe ID (probe_id.hpp)
+  Kind kind = Kind::Proc;  //
+  std::string description; // e.g. "solve(...) [solver.c:42]"
+  std::string file;        // as given on the command line
+  unsigned line = 0;       //
+  unsigned column = 0;     //
+  std::string function;    // enclosing function, qualified
+  std::string callee;      // CALL and COMM: the called name
+  int depth = 0;           // LOOP: nesting depth, 1 = outermost
+  std::string loop_mode;   // LOOP, when selected: "blackbox" or "whitebox"
+  bool selected = false;   // chosen by the selection
+  std::string skipped;     // why a selected candidate got no probe ("" when placed)
+};
+
+// What processing one translation unit produced.
+struct FileResult {
+  std::string file;
+  std::vector<Candidate> candidates; // in source order
+  std::string output;                // the instrumented text (apply only)
+  std::string error;                 // "" on success
+};
+
+} // namespace idb::instr

@@ -1,0 +1,181 @@
+// Argument parsing and the `list` and `apply` commands of idb-instrument.
+#include "cli.hpp"
+
+#include "manifest.hpp"
+#include "output_files.hpp"
+#include "selection.hpp"
+#include "tool.hpp"
+
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+namespace idb::instr {
+
+namespace {
+
+const char *const kUsage =
+    "usage: idb-instrument list FILES... [--json] [--selection FILE|-] [-p BUILD_DIR] [-- FLAGS]\n"
+    "       idb-instrument apply FILES... (--out DIR | --in-place) [--selection FILE|-]\n"
+    "                    [--manifest FILE] [-p BUILD_DIR] [-- FLAGS]\n"
+    "       idb-instrument default-selection\n";
+
+struct Args {
+  std::string command;
+  ToolOptions tool;
+  bool json = false, in_place = false, have_flags = false;
+  std::string selection_file, out_dir, manifest;
+};
+
+// Returns "" or an error message.
+std::string parse_args(const std::vector<std::string> &args, Args &a) {
+  if (args.empty()) return "missing command";
+  a.command = args[0];
+  for (size_t i = 1; i < args.size(); ++i) {
+    const std::string &arg = args[i];
+    auto value = [&](std::string &out) {
+      if (i + 1 >= args.size()) return false;
+      out = args[++i];
+      return true;
+    };
+    if (arg == "--") {
+      a.tool.flags.assign(args.begin() + static_cast<long>(i) + 1, args.end());
+      a.have_flags = true;
+      break;
+    }
+    if (arg == "--json")
+      a.json = true;
+    else if (arg == "--in-place")
+      a.in_place = true;
+    else if (arg == "--selection") {
+      if (!value(a.selection_file)) return "--selection needs a file (or -)";
+    } else if (arg == "--out") {
+      if (!value(a.out_dir)) return "--out needs a folder";
+    } else if (arg == "--manifest") {
+      if (!value(a.manifest)) return "--manifest needs a file";
+    } else if (arg == "-p") {
+      if (!value(a.tool.build_dir)) return "-p needs a build folder";
+    } else if (arg.rfind("-p", 0) == 0 && arg.size() > 2)
+      a.tool.build_dir = arg.substr(2);
+    else if (!arg.empty() && arg[0] == '-')
+      return "unknown option " + arg;
+    else
+      a.tool.files.push_back(arg);
+  }
+  if (a.tool.files.empty()) return "no source files given";
+  if (a.have_flags && !a.tool.build_dir.empty())
+    return "give either -p or flags after --, not both";
+  return "";
+}
+
+std::string load_selection(const Args &a, Selection &sel) {
+  if (a.selection_file.empty()) {
+    sel = default_selection();
+    return "";
+  }
+  std::string text, error;
+  if (!read_selection_file(a.selection_file, text, error)) return error;
+  auto parsed = parse_selection(text, a.selection_file == "-" ? "<stdin>" : a.selection_file);
+  sel = parsed.selection;
+  return parsed.error;
+}
+
+// First error among the results, or "".
+std::string first_error(const std::vector<FileResult> &results) {
+  for (const auto &r : results)
+    if (!r.error.empty()) return r.error;
+  return "";
+}
+
+// One note per selected candidate left alone, except those the size thresholds skip on
+// purpose (there can be hundreds): they are counted in one line.
+void report_skipped(const std::vector<FileResult> &results, std::ostream &err) {
+  size_t by_threshold = 0;
+  for (const auto &r : results)
+    for (const auto &c : r.candidates) {
+      if (!c.selected || c.skipped.empty()) continue;
+      if (c.skipped.rfind("small function", 0) == 0 || c.skipped == "inline function") {
+        ++by_threshold;
+        continue;
+      }
+      err << "idb-instrument: note: " << c.file << ":" << c.line << ": " << kind_name(c.kind) << " "
+          << c.description << " skipped: " << c.skipped << "\n";
+    }
+  if (by_threshold > 0)
+    err << "idb-instrument: note: " << by_threshold
+        << " small or inline functions left without PROC probes (see 'list'; "
+           "'set min-statements' and 'set skip-inline' in the selection)\n";
+}
+
+int apply(Args &a, std::ostream &err) {
+  if (a.in_place == !a.out_dir.empty()) {
+    err << "idb-instrument: apply needs exactly one of --out DIR and --in-place\n";
+    return 2;
+  }
+  auto results = run_tool(a.tool);
+  if (auto error = first_error(results); !error.empty()) {
+    err << "idb-instrument: " << error << " (nothing written)\n";
+    return 1;
+  }
+  report_skipped(results, err);
+  std::string error = write_outputs(results, a.out_dir, a.manifest);
+  if (!error.empty()) {
+    err << "idb-instrument: " << error << "\n";
+    return 1;
+  }
+  return 0;
+}
+
+} // namespace
+
+bool read_selection_file(const std::string &path, std::string &text, std::string &error) {
+  std::ostringstream data;
+  if (path == "-") {
+    data << std::cin.rdbuf();
+  } else {
+    std::ifstream in(path);
+    if (!in) {
+      error = "cannot read selection file " + path;
+      return false;
+    }
+    data << in.rdbuf();
+  }
+  text = data.str();
+  return true;
+}
+
+int run_cli(const std::vector<std::string> &args, std::ostream &out, std::ostream &err) {
+  if (!args.empty() && args[0] == "default-selection") {
+    out << default_selection_text();
+    return 0;
+  }
+  if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
+    out << kUsage;
+    return 0;
+  }
+  Args a;
+  std::string error = parse_args(args, a);
+  if (error.empty() && a.command != "list" && a.command != "apply")
+    error = "unknown command '" + a.command + "'";
+  if (error.empty()) error = load_selection(a, a.tool.selection);
+  if (!error.empty()) {
+    err << "idb-instrument: " << error << "\n" << kUsage;
+    return 2;
+  }
+  if (a.command == "apply") {
+    a.tool.apply = true;
+    return apply(a, err);
+  }
+  auto results = run_tool(a.tool);
+  if (auto failed = first_error(results); !failed.empty()) {
+    err << "idb-instrument: " << failed << "\n";
+    return 1;
+  }
+  if (a.json)
+    print_json(results, out);
+  else
+    print_table(results, out);
+  return 0;
+}
+
+} // namespace idb::instr

@@ -1,0 +1,236 @@
+// The body walk behind FunctionScan. Statement positions (a block's items, the branches of
+// an if, a loop or switch body, a label's statement) are tracked explicitly, because only
+// a call that is a whole statement can take a probe without touching the expression.
+#include "function_scan.hpp"
+
+#include <clang/AST/Expr.h>
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/StmtCXX.h>
+
+#include <map>
+#include <set>
+
+namespace idb::instr {
+
+using namespace clang;
+
+namespace {
+
+const Expr *strip(const Expr *e) {
+  while (true) {
+    e = e->IgnoreParenImpCasts();
+    if (auto *cleanups = dyn_cast<ExprWithCleanups>(e))
+      e = cleanups->getSubExpr();
+    else if (auto *bind = dyn_cast<CXXBindTemporaryExpr>(e))
+      e = bind->getSubExpr();
+    else if (auto *mat = dyn_cast<MaterializeTemporaryExpr>(e))
+      e = mat->getSubExpr();
+    else if (auto *cast = dyn_cast<CStyleCastExpr>(e); cast && cast->getType()->isVoidType())
+      e = cast->getSubExpr();
+    else
+      return e;
+  }
+}
+
+// The call a statement consists of, with the form a probe around it takes.
+const CallExpr *top_call(const Stmt *s, const Stmt *parent, CallForm &form) {
+  const Expr *value = nullptr;
+  form = CallForm::Wrap;
+  if (auto *ret = dyn_cast<ReturnStmt>(s)) {
+    value = ret->getRetValue();
+  } else if (auto *e = dyn_cast<Expr>(s)) {
+    value = strip(e);
+    if (auto *assign = dyn_cast<BinaryOperator>(value); assign && assign->isAssignmentOp())
+      value = assign->getRHS();
+  } else if (auto *decl = dyn_cast<DeclStmt>(s); decl && decl->isSingleDecl()) {
+    auto *var = dyn_cast<VarDecl>(decl->getSingleDecl());
+    // A static local is initialised once: a probe around its declaration would count
+    // every pass.
+    if (!var || !var->getInit() || var->isStaticLocal() || !isa_and_nonnull<CompoundStmt>(parent))
+      return nullptr;
+    value = var->getInit();
+    form = CallForm::Bracket;
+  }
+  if (!value) return nullptr;
+  auto *call = dyn_cast<CallExpr>(strip(value));
+  if (call && isa<CXXOperatorCallExpr>(call)) return nullptr;
+  return call;
+}
+
+class Walker {
+public:
+  FunctionScan scan;
+
+  void statement(const Stmt *s, const Stmt *parent, int depth) {
+    if (!s) return;
+    if (!isa<CompoundStmt>(s) && !isa<NullStmt>(s)) ++scan.statements;
+    CallForm form = CallForm::Wrap;
+    if (const CallExpr *call = top_call(s, parent, form)) placements_[call] = {s, form};
+    if (isa<Expr>(s)) return expression(s, depth, false);
+    if (auto *ds = dyn_cast<DeclStmt>(s)) return declaration(ds, depth, false);
+    if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(s)) return loop(s, depth, false);
+    children(s, depth);
+  }
+
+private:
+  std::map<const CallExpr *, std::pair<const Stmt *, CallForm>> placements_;
+  std::map<std::string, unsigned> call_ordinals_;
+
+  void children(const Stmt *s, int depth) {
+    if (auto *c = dyn_cast<CompoundStmt>(s)) {
+      for (const Stmt *item : c->body())
+        statement(item, s, depth);
+    } else if (auto *i = dyn_cast<IfStmt>(s)) {
+      expression(i->getInit(), depth, false);
+      declaration(i->getConditionVariableDeclStmt(), depth, false);
+      expression(i->getCond(), depth, false);
+      statement(i->getThen(), s, depth);
+      statement(i->getElse(), s, depth);
+    } else if (auto *sw = dyn_cast<SwitchStmt>(s)) {
+      expression(sw->getInit(), depth, false);
+      expression(sw->getCond(), depth, false);
+      statement(sw->getBody(), s, depth);
+    } else if (auto *l = dyn_cast<LabelStmt>(s)) {
+      statement(l->getSubStmt(), s, depth);
+    } else if (auto *sc = dyn_cast<SwitchCase>(s)) {
+      statement(sc->getSubStmt(), s, depth);
+    } else if (auto *a = dyn_cast<AttributedStmt>(s)) {
+      statement(a->getSubStmt(), s, depth);
+    } else if (auto *t = dyn_cast<CXXTryStmt>(s)) {
+      statement(t->getTryBlock(), s, depth);
+      for (unsigned h = 0; h < t->getNumHandlers(); ++h)
+        statement(t->getHandler(h)->getHandlerBlock(), s, depth);
+    } else {
+      for (const Stmt *child : s->children())
+        expression(child, depth, false);
+    }
+  }
+
+  void loop(const Stmt *s, int depth, bool in_expression) {
+    LoopSite site;
+    site.loop = s;
+    site.depth = depth + 1;
+    site.ordinal = static_cast<unsigned>(scan.loops.size() + 1);
+    site.in_expression = in_expression;
+    if (auto *f = dyn_cast<ForStmt>(s)) {
+      site.body = f->getBody();
+      expression(f->getInit(), depth + 1, in_expression);
+      expression(f->getCond(), depth + 1, in_expression);
+      expression(f->getInc(), depth + 1, in_expression);
+    } else if (auto *w = dyn_cast<WhileStmt>(s)) {
+      site.body = w->getBody();
+      expression(w->getCond(), depth + 1, in_expression);
+    } else if (auto *d = dyn_cast<DoStmt>(s)) {
+      site.body = d->getBody();
+      expression(d->getCond(), depth + 1, in_expression);
+    } else if (auto *r = dyn_cast<CXXForRangeStmt>(s)) {
+      site.body = r->getBody();
+      expression(r->getInit(), depth + 1, in_expression);
+      expression(r->getRangeInit(), depth + 1, in_expression);
+    }
+    scan.loops.push_back(site);
+    if (in_expression)
+      expression(site.body, depth + 1, true);
+    else
+      statement(site.body, s, depth + 1);
+  }
+
+  // The initialisers of a declaration, except constexpr ones (evaluated while compiling).
+  void declaration(const DeclStmt *ds, int depth, bool nested) {
+    if (!ds) return;
+    for (const Decl *d : ds->decls())
+      if (auto *var = dyn_cast<VarDecl>(d); var && var->getInit() && !var->isConstexpr())
+        expression(var->getInit(), depth, nested);
+  }
+
+  // Everything below an expression: calls and loops are found; loops cannot be wrapped.
+  void expression(const Stmt *s, int depth, bool nested) {
+    if (!s || isa<LambdaExpr, BlockExpr>(s)) return;
+    // Operands that are never evaluated, or evaluated by the compiler.
+    if (isa<UnaryExprOrTypeTraitExpr, CXXNoexceptExpr, CXXTypeidExpr, GenericSelectionExpr,
+            ConstantExpr>(s))
+      return;
+    if (nested && isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(s)) return loop(s, depth, true);
+    if (auto *ds = dyn_cast<DeclStmt>(s)) return declaration(ds, depth, nested);
+    if (auto *call = dyn_cast<CallExpr>(s); call && !isa<CXXOperatorCallExpr>(call)) {
+      record(call);
+      // __builtin_constant_p, __builtin_choose_expr, ...: arguments not evaluated as written.
+      if (callee_name(*call).rfind("__builtin", 0) == 0) return;
+    }
+    for (const Stmt *child : s->children())
+      expression(child, depth, true);
+  }
+
+  void record(const CallExpr *call) {
+    CallSite site;
+    site.call = call;
+    site.callee = callee_name(*call);
+    if (site.callee.empty()) return; // a call through a pointer expression: no stable name
+    site.ordinal = ++call_ordinals_[site.callee];
+    if (auto it = placements_.find(call); it != placements_.end()) {
+      site.statement = it->second.first;
+      site.form = it->second.second;
+    }
+    scan.calls.push_back(site);
+  }
+};
+
+// Labels defined in `s`; true in `outer_case` when it holds a case of a switch outside it.
+void labels_in(const Stmt *s, bool inside_switch, std::set<const LabelDecl *> &labels,
+               bool &outer_case) {
+  if (!s || isa<LambdaExpr>(s)) return;
+  if (auto *label = dyn_cast<LabelStmt>(s)) labels.insert(label->getDecl());
+  if (isa<SwitchCase>(s) && !inside_switch) outer_case = true;
+  bool nested = inside_switch || isa<SwitchStmt>(s);
+  for (const Stmt *child : s->children())
+    labels_in(child, nested, labels, outer_case);
+}
+
+// Whether code outside `skip` jumps to one of `labels` (any computed goto counts).
+bool jumps_to(const Stmt *s, const Stmt *skip, const std::set<const LabelDecl *> &labels) {
+  if (!s || s == skip || isa<LambdaExpr>(s)) return false;
+  if (auto *jump = dyn_cast<GotoStmt>(s); jump && labels.count(jump->getLabel())) return true;
+  if (isa<IndirectGotoStmt>(s)) return true;
+  for (const Stmt *child : s->children())
+    if (jumps_to(child, skip, labels)) return true;
+  return false;
+}
+
+} // namespace
+
+FunctionScan scan_function(const FunctionDecl &function) {
+  Walker walker;
+  walker.statement(function.getBody(), nullptr, 0);
+  // The body's own braces are not a statement of the function.
+  return std::move(walker.scan);
+}
+
+std::string callee_name(const CallExpr &call) {
+  if (const FunctionDecl *fd = call.getDirectCallee()) return readable_name(*fd);
+  const Expr *callee = call.getCallee()->IgnoreParenImpCasts();
+  if (auto *ul = dyn_cast<OverloadExpr>(callee)) return ul->getName().getAsString();
+  if (auto *dm = dyn_cast<CXXDependentScopeMemberExpr>(callee))
+    return dm->getMember().getAsString();
+  if (auto *ref = dyn_cast<DeclRefExpr>(callee)) return ref->getDecl()->getNameAsString();
+  if (auto *member = dyn_cast<MemberExpr>(callee))
+    return member->getMemberDecl()->getNameAsString();
+  return "";
+}
+
+std::string readable_name(const NamedDecl &decl) {
+  std::string name = decl.getQualifiedNameAsString();
+  const std::string anonymous = "(anonymous namespace)::";
+  for (auto at = name.find(anonymous); at != std::string::npos; at = name.find(anonymous))
+    name.erase(at, anonymous.size());
+  return name;
+}
+
+bool has_jump_target(const Stmt &stmt, const FunctionDecl &function) {
+  std::set<const LabelDecl *> labels;
+  bool outer_case = false;
+  labels_in(&stmt, false, labels, outer_case);
+  if (outer_case) return true;
+  return !labels.empty() && jumps_to(function.getBody(), &stmt, labels);
+}
+
+} // namespace idb::instr

@@ -1,0 +1,60 @@
+// One walk over a function body that finds what the rules need: its loops (with nesting
+// depth and ordinal), its calls (with callee name, ordinal, and the statement a probe
+// could wrap), and how many statements it has. Lambda bodies and local classes are left
+// out: a lambda is not a procedure of its own here (docs/instrumenter.md). So are calls
+// that are never evaluated or evaluated at compile time (sizeof, decltype, noexcept,
+// typeid, _Generic, constant expressions, constexpr initialisers, builtins' arguments).
+#pragma once
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Decl.h>
+#include <clang/AST/Stmt.h>
+
+#include <string>
+#include <vector>
+
+namespace idb::instr {
+
+struct LoopSite {
+  const clang::Stmt *loop = nullptr;
+  const clang::Stmt *body = nullptr;
+  int depth = 1;              // 1 = outermost loop of the function
+  unsigned ordinal = 0;       // 1-based, source order within the function
+  bool in_expression = false; // inside a GNU statement expression
+};
+
+// How a probe around a call can be placed without changing what the code means.
+enum class CallForm {
+  Expression, // inside a larger expression: `__extension__ ({ probe; f(x); })`
+  Wrap,       // `f(x);`, `y = f(x);`, `return f(x);`: wrapped as `{ probe; stmt }`
+  Bracket,    // `T y = f(x);` in a block: start before, stop after
+};
+
+struct CallSite {
+  const clang::CallExpr *call = nullptr;
+  const clang::Stmt *statement = nullptr; // what Wrap or Bracket surround
+  std::string callee;
+  unsigned ordinal = 0; // 1-based among the function's calls to the same callee
+  CallForm form = CallForm::Expression;
+};
+
+struct FunctionScan {
+  std::vector<LoopSite> loops;
+  std::vector<CallSite> calls;
+  unsigned statements = 0;
+};
+
+FunctionScan scan_function(const clang::FunctionDecl &function);
+
+// The qualified name without "(anonymous namespace)::", which says nothing to a reader.
+std::string readable_name(const clang::NamedDecl &decl);
+
+// The name a call is known by: the function, method or unresolved name.
+std::string callee_name(const clang::CallExpr &call);
+
+// True when a jump from outside `stmt` could land inside it: it holds a `case`/`default` of
+// a switch outside it, or a label that a `goto` outside it names (or the function has a
+// computed goto). Wrapping it in a block would let that jump bypass the probe's start.
+bool has_jump_target(const clang::Stmt &stmt, const clang::FunctionDecl &function);
+
+} // namespace idb::instr

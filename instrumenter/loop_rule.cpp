@@ -1,0 +1,84 @@
+// LOOP: a black-box probe wraps the whole loop (`{ probe; for (...) ... }`, one activation
+// per execution of the loop); a white-box probe opens at the top of the body (one
+// activation per iteration) and closes on continue, break, return and goto through the
+// scope. A loop that a jump could enter from outside (a label a goto outside names, or a
+// case of an enclosing switch, inside it) is left alone: the jump would bypass the
+// probe's initialisation.
+#include "rules.hpp"
+
+#include <clang/AST/Stmt.h>
+#include <clang/AST/StmtCXX.h>
+#include <clang/Basic/SourceManager.h>
+
+namespace idb::instr {
+
+using namespace clang;
+
+namespace {
+
+const char *loop_word(const Stmt &s) {
+  if (isa<ForStmt>(s)) return "for";
+  if (isa<WhileStmt>(s)) return "while";
+  if (isa<DoStmt>(s)) return "do-while";
+  return "range-for";
+}
+
+// Opens the probe at the top of the body: after its `{`, or around an unbraced body.
+std::string place_whitebox(const FunctionContext &ctx, const LoopSite &loop, const Candidate &c,
+                           Edits &edits) {
+  int rank = rank_loop(loop.depth) + 1;
+  auto *block = dyn_cast<CompoundStmt>(loop.body);
+  if (!block) return wrap_statement(ctx, *loop.body, c, rank, edits);
+  const SourceManager &sm = ctx.ast->getSourceManager();
+  SourceLocation brace = block->getLBracLoc();
+  if (brace.isMacroID() || !sm.isWrittenInMainFile(brace)) return "inside a macro expansion";
+  unsigned offset = sm.getFileOffset(brace) + 1;
+  if (!edits.claim(offset, offset)) return "the body already holds a probe";
+  edits.insert(offset, rank, " " + scope_text(c, ctx.cxx));
+  return "";
+}
+
+class LoopRule final : public ProbeRule {
+public:
+  Kind kind() const override { return Kind::Loop; }
+
+  void collect(const FunctionContext &ctx, std::vector<Site> &out) const override {
+    const auto &sm = ctx.ast->getSourceManager();
+    for (const LoopSite &loop : ctx.scan.loops) {
+      if (sm.isInSystemMacro(loop.loop->getBeginLoc())) continue;
+      Site site;
+      site.node = &loop;
+      site.candidate = make_candidate(ctx, Kind::Loop, loop.loop->getBeginLoc(),
+                                      "loop#" + std::to_string(loop.ordinal));
+      site.candidate.depth = loop.depth;
+      site.candidate.description = std::string(loop_word(*loop.loop)) + " loop in " + ctx.name +
+                                   " [" + ctx.file->substr(ctx.file->rfind('/') + 1) + ":" +
+                                   std::to_string(site.candidate.line) + "]";
+      out.push_back(site);
+    }
+  }
+
+  std::string place(const FunctionContext &ctx, const Site &site, const Selection &,
+                    Edits &edits) const override {
+    const auto &loop = *static_cast<const LoopSite *>(site.node);
+    if (loop.in_expression) return "inside a statement expression";
+    if (!loop.body) return "no body";
+    if (site.candidate.loop_mode == "whitebox") {
+      if (has_jump_target(*loop.body, *ctx.decl)) return "a jump could enter its body";
+      return place_whitebox(ctx, loop, site.candidate, edits);
+    }
+    if (has_jump_target(*loop.loop, *ctx.decl)) return "a jump could enter the loop";
+    StmtRange range = statement_range(ctx, *loop.loop);
+    if (range.error.empty() && follows_pragma(*ctx.text, range.begin))
+      return "a #pragma applies to the loop";
+    return wrap_statement(ctx, *loop.loop, site.candidate, rank_loop(loop.depth), edits);
+  }
+};
+
+} // namespace
+
+std::unique_ptr<ProbeRule> make_loop_rule() {
+  return std::make_unique<LoopRule>();
+}
+
+} // namespace idb::instr

@@ -1,0 +1,160 @@
+// The text the rules insert, and the statement ranges they insert around. Everything a
+// probe adds goes through these helpers, so the probe's form is decided in one place.
+#include "probe_id.hpp"
+#include "rules.hpp"
+
+#include <clang/AST/StmtCXX.h>
+#include <clang/Lex/Lexer.h>
+
+namespace idb::instr {
+
+using namespace clang;
+
+namespace {
+
+// kind, id, "description", "file", line, "function"
+std::string probe_args(const Candidate &c) {
+  return std::string(kind_macro(c.kind)) + ", " + std::to_string(c.id) + ", \"" +
+         c_string(c.description) + "\", \"" + c_string(c.file) + "\", " + std::to_string(c.line) +
+         ", \"" + c_string(c.function) + "\"";
+}
+
+// Whether the statement's last token is not its end: `x++`, `return y`, `do ... while (c)`.
+bool needs_semicolon(const Stmt *s) {
+  if (!s) return false;
+  if (isa<CompoundStmt, NullStmt, DeclStmt, CXXTryStmt>(s)) return false;
+  if (auto *f = dyn_cast<ForStmt>(s)) return needs_semicolon(f->getBody());
+  if (auto *w = dyn_cast<WhileStmt>(s)) return needs_semicolon(w->getBody());
+  if (auto *r = dyn_cast<CXXForRangeStmt>(s)) return needs_semicolon(r->getBody());
+  if (auto *i = dyn_cast<IfStmt>(s))
+    return needs_semicolon(i->getElse() ? i->getElse() : i->getThen());
+  if (auto *sw = dyn_cast<SwitchStmt>(s)) return needs_semicolon(sw->getBody());
+  if (auto *l = dyn_cast<LabelStmt>(s)) return needs_semicolon(l->getSubStmt());
+  if (auto *sc = dyn_cast<SwitchCase>(s)) return needs_semicolon(sc->getSubStmt());
+  if (auto *a = dyn_cast<AttributedStmt>(s)) return needs_semicolon(a->getSubStmt());
+  return true;
+}
+
+} // namespace
+
+const char *kind_macro(Kind kind) {
+  switch (kind) {
+  case Kind::Proc:
+    return "IDB_PROC";
+  case Kind::Loop:
+    return "IDB_LOOP";
+  case Kind::Call:
+    return "IDB_CALL";
+  case Kind::Comm:
+    return "IDB_COMM";
+  }
+  return "IDB_PROC";
+}
+
+const char *kind_name(Kind kind) {
+  switch (kind) {
+  case Kind::Proc:
+    return "PROC";
+  case Kind::Loop:
+    return "LOOP";
+  case Kind::Call:
+    return "CALL";
+  case Kind::Comm:
+    return "COMM";
+  }
+  return "PROC";
+}
+
+Candidate make_candidate(const FunctionContext &ctx, Kind kind, SourceLocation loc,
+                         const std::string &key) {
+  const SourceManager &sm = ctx.ast->getSourceManager();
+  SourceLocation at = sm.getExpansionLoc(loc);
+  Candidate c;
+  c.kind = kind;
+  c.file = *ctx.file;
+  c.line = sm.getExpansionLineNumber(at);
+  c.column = sm.getExpansionColumnNumber(at);
+  c.function = ctx.name;
+  c.id = probe_id(*ctx.file, ctx.signature, kind_name(kind), key);
+  return c;
+}
+
+std::string scope_text(const Candidate &c, bool cxx) {
+  std::string name = "idb_probe_" + std::to_string(c.id);
+  if (cxx) return "::idb::Scope " + name + "(" + probe_args(c) + ");";
+  return "idb_scope_t " + name +
+         " __attribute__((cleanup(idb_scope_close_), unused)) = idb_scope_open_(0, " +
+         probe_args(c) + ");";
+}
+
+std::string start_text(const Candidate &c) {
+  return "idb_start_at(" + probe_args(c) + "); ";
+}
+
+std::string stop_text(const Candidate &c) {
+  return " idb_stop(" + std::to_string(c.id) + ");";
+}
+
+namespace {
+
+StmtRange source_range(const FunctionContext &ctx, const Stmt &stmt, bool statement) {
+  const SourceManager &sm = ctx.ast->getSourceManager();
+  const LangOptions &lo = ctx.ast->getLangOpts();
+  StmtRange range;
+  SourceLocation begin = stmt.getBeginLoc(), end = stmt.getEndLoc();
+  if (begin.isInvalid() || end.isInvalid() || begin.isMacroID() || end.isMacroID()) {
+    range.error = "inside a macro expansion";
+    return range;
+  }
+  if (!sm.isWrittenInMainFile(begin) || !sm.isWrittenInMainFile(end)) {
+    range.error = "not in the file being instrumented";
+    return range;
+  }
+  SourceLocation after = Lexer::getLocForEndOfToken(end, 0, sm, lo);
+  range.begin = sm.getFileOffset(begin);
+  size_t stop = sm.getFileOffset(after);
+  if (statement && needs_semicolon(&stmt)) stop = semicolon_after(*ctx.text, stop);
+  if (stop == std::string::npos) {
+    range.error = "the end of the statement is not a plain ';'";
+    return range;
+  }
+  range.end = static_cast<unsigned>(stop);
+  return range;
+}
+
+} // namespace
+
+bool follows_pragma(const std::string &text, unsigned offset) {
+  size_t at = offset;
+  while (at > 0 && (text[at - 1] == ' ' || text[at - 1] == '\t' || text[at - 1] == '\n' ||
+                    text[at - 1] == '\r'))
+    --at;
+  size_t line = text.rfind('\n', at == 0 ? 0 : at - 1);
+  line = line == std::string::npos ? 0 : line + 1;
+  size_t first = text.find_first_not_of(" \t", line);
+  if (first == std::string::npos || first >= at) return false;
+  if (text.compare(first, 7, "_Pragma") == 0) return true;
+  if (text[first] != '#') return false;
+  size_t word = text.find_first_not_of(" \t", first + 1);
+  return word != std::string::npos && text.compare(word, 6, "pragma") == 0;
+}
+
+StmtRange statement_range(const FunctionContext &ctx, const Stmt &stmt) {
+  return source_range(ctx, stmt, true);
+}
+
+StmtRange expression_range(const FunctionContext &ctx, const Expr &expr) {
+  return source_range(ctx, expr, false);
+}
+
+std::string wrap_statement(const FunctionContext &ctx, const Stmt &stmt, const Candidate &c,
+                           int rank, Edits &edits) {
+  StmtRange range = statement_range(ctx, stmt);
+  if (!range.error.empty()) return range.error;
+  if (!edits.claim(range.begin, range.end)) return "the statement already holds a probe";
+  edits.insert(range.begin, rank, "{ " + scope_text(c, ctx.cxx) + " ");
+  edits.insert(range.end, -rank - 1, " }");
+  return "";
+}
+
+} // namespace idb::instr

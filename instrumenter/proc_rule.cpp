@@ -1,0 +1,62 @@
+// PROC: one probe per function definition, opened first thing in the body and closed on
+// every way out by the scope (cleanup attribute in C, RAII in C++), so `return f(x);`
+// still counts f inside the caller. Small and inline functions are skipped by the
+// selection's thresholds, because a probe in a tiny inlined body costs more than the body.
+#include "rules.hpp"
+
+#include <clang/AST/DeclCXX.h>
+#include <clang/AST/Stmt.h>
+#include <clang/Basic/SourceManager.h>
+
+namespace idb::instr {
+
+using namespace clang;
+
+namespace {
+
+bool is_inline(const FunctionDecl &fd) {
+  if (fd.isInlineSpecified()) return true;
+  // A member function defined inside its class is inline too.
+  auto *method = dyn_cast<CXXMethodDecl>(&fd);
+  return method && !fd.isOutOfLine() && fd.getLexicalDeclContext()->isRecord();
+}
+
+class ProcRule final : public ProbeRule {
+public:
+  Kind kind() const override { return Kind::Proc; }
+
+  void collect(const FunctionContext &ctx, std::vector<Site> &out) const override {
+    Site site;
+    site.candidate = make_candidate(ctx, Kind::Proc, ctx.decl->getLocation(), "");
+    site.candidate.description = ctx.name + "(...) [" + ctx.file->substr(ctx.file->rfind('/') + 1) +
+                                 ":" + std::to_string(site.candidate.line) + "]";
+    out.push_back(site);
+  }
+
+  std::string place(const FunctionContext &ctx, const Site &site, const Selection &sel,
+                    Edits &edits) const override {
+    const FunctionDecl &fd = *ctx.decl;
+    bool is_main = fd.isMain();
+    if (!is_main && sel.skip_inline && is_inline(fd)) return "inline function";
+    if (!is_main && ctx.scan.statements < sel.min_statements)
+      return "small function (" + std::to_string(ctx.scan.statements) + " statements, under " +
+             std::to_string(sel.min_statements) + ")";
+    auto *body = dyn_cast<CompoundStmt>(fd.getBody());
+    if (!body) return "function-try-block body";
+    const SourceManager &sm = ctx.ast->getSourceManager();
+    SourceLocation brace = body->getLBracLoc();
+    if (brace.isMacroID() || !sm.isWrittenInMainFile(brace)) return "inside a macro expansion";
+    unsigned offset = sm.getFileOffset(brace) + 1;
+    if (!edits.claim(offset, offset)) return "the body already holds a probe";
+    edits.insert(offset, kRankProc, " " + scope_text(site.candidate, ctx.cxx));
+    return "";
+  }
+};
+
+} // namespace
+
+std::unique_ptr<ProbeRule> make_proc_rule() {
+  return std::make_unique<ProcRule>();
+}
+
+} // namespace idb::instr

@@ -1,0 +1,95 @@
+// The probe rules, one small class per kind (PROC, LOOP, CALL, COMM). Each finds its
+// candidates in a function and, for a selected one, adds the insertions that place the
+// probe, or says why it cannot. The translation unit pass (unit.cpp) drives them.
+#pragma once
+
+#include "candidate.hpp"
+#include "edits.hpp"
+#include "function_scan.hpp"
+#include "selection.hpp"
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Decl.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace idb::instr {
+
+// What the rules know about the function being instrumented.
+struct FunctionContext {
+  const clang::FunctionDecl *decl = nullptr;
+  clang::ASTContext *ast = nullptr;
+  const std::string *file = nullptr; // the path as given
+  const std::string *text = nullptr; // the main file's text
+  std::string name;                  // qualified name
+  std::string signature;             // name and type: the ID's function part
+  FunctionScan scan;
+  bool cxx = false;
+  std::string no_probes; // why no probe may go in this function at all ("" if any may)
+};
+
+// A candidate and the AST node it stands for (a LoopSite or CallSite of ctx.scan, or
+// nullptr for PROC).
+struct Site {
+  Candidate candidate;
+  const void *node = nullptr;
+};
+
+class ProbeRule {
+public:
+  virtual ~ProbeRule() = default;
+  virtual Kind kind() const = 0;
+  virtual void collect(const FunctionContext &ctx, std::vector<Site> &out) const = 0;
+  // Adds the insertions for `site`; returns "" or the reason it was skipped.
+  virtual std::string place(const FunctionContext &ctx, const Site &site, const Selection &sel,
+                            Edits &edits) const = 0;
+};
+
+std::unique_ptr<ProbeRule> make_proc_rule();
+std::unique_ptr<ProbeRule> make_loop_rule();
+std::unique_ptr<ProbeRule> make_call_rule();
+std::unique_ptr<ProbeRule> make_comm_rule();
+// The CALL rule's placement for calls of `kind` (CALL: any but MPI; COMM: MPI only).
+std::unique_ptr<ProbeRule> make_call_rule_of_kind(Kind kind);
+
+// ---- Helpers the rules share (probe_text.cpp).
+
+// A candidate with ID, location and function filled in; `key` completes the ID.
+Candidate make_candidate(const FunctionContext &ctx, Kind kind, clang::SourceLocation loc,
+                         const std::string &key);
+
+// The declaration that opens a probe until the end of the enclosing block: the cleanup
+// scope of probe.h in C, idb::Scope in C++.
+std::string scope_text(const Candidate &c, bool cxx);
+// `idb_start_at(...);` and `idb_stop(id);` for the bracket form.
+std::string start_text(const Candidate &c);
+std::string stop_text(const Candidate &c);
+
+// The main-file offsets [begin, end) of a statement including its closing `;`, or an
+// error naming why it cannot be edited (macro, other file, no `;` found).
+struct StmtRange {
+  unsigned begin = 0, end = 0;
+  std::string error;
+};
+StmtRange statement_range(const FunctionContext &ctx, const clang::Stmt &stmt);
+// The same for an expression, without looking for a `;`.
+StmtRange expression_range(const FunctionContext &ctx, const clang::Expr &expr);
+
+// True when the line before `offset` is a `#pragma` (omp, unroll, ivdep, ...): it applies
+// to the statement that follows, which must stay right after it.
+bool follows_pragma(const std::string &text, unsigned offset);
+
+// Wraps a statement as `{ probe; stmt }`. Returns "" or why not.
+std::string wrap_statement(const FunctionContext &ctx, const clang::Stmt &stmt, const Candidate &c,
+                           int rank, Edits &edits);
+
+// Ranks of insertions at one offset: outer probes open first and close last.
+constexpr int kRankProc = 0;
+constexpr int rank_loop(int depth) {
+  return 2 * depth;
+}
+constexpr int kRankCall = 1000;
+
+} // namespace idb::instr

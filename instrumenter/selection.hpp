@@ -1,0 +1,51 @@
+// The selection: which candidates get probes. Its text form (docs/instrumenter.md) is
+// what an experiment definition file's [AUTOINST] section holds: `include` and `exclude`
+// rules over kind, file, function, callee, loop depth and ID (the last matching rule
+// wins), and settings for the thresholds that keep small functions free of probes.
+#pragma once
+
+#include "candidate.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace idb::instr {
+
+struct Rule {
+  bool include = true;
+  std::vector<Kind> kinds;                // empty: every kind
+  std::string file = "*";                 // glob on the path as given or its base name
+  std::string function = "*";             // glob on the qualified function name
+  std::string callee = "*";               // glob on the called name (CALL, COMM)
+  int min_depth = 0, max_depth = 1 << 30; // LOOP nesting depth range
+  std::optional<int> id;                  // one probe ID
+  std::string mode = "blackbox";          // LOOP: "blackbox" or "whitebox"
+  unsigned line = 0;                      // where the rule was written
+};
+
+struct Selection {
+  std::vector<Rule> rules;
+  unsigned min_statements = 3; // PROC: skip functions with fewer statements (main excepted)
+  bool skip_inline = true;     // PROC: skip functions declared inline or defined in a class
+  bool comm = true;            // COMM probes at all
+};
+
+struct SelectionResult {
+  Selection selection;
+  std::string error; // "name:line:column: message", "" when the text is valid
+};
+
+// Parses the text form; `name` prefixes error messages.
+SelectionResult parse_selection(const std::string &text, const std::string &name);
+
+// The default: every function definition of the user's files, outermost loops as black
+// boxes, MPI calls as COMM, no CALL probes; functions under 3 statements and inline ones
+// skipped.
+const char *default_selection_text();
+Selection default_selection();
+
+// Sets `selected` and `loop_mode` of a candidate by the last rule that matches it.
+void select(const Selection &selection, Candidate &candidate);
+
+} // namespace idb::instr

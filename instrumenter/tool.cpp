@@ -1,0 +1,176 @@
+// ClangTool glue: the compilation database, the argument adjusters, and a frontend
+// action that hands each parsed translation unit to instrument_unit.
+#include "tool.hpp"
+
+#include "manifest.hpp"
+#include "unit.hpp"
+
+#include <clang/AST/ASTConsumer.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/FrontendAction.h>
+#include <clang/Tooling/CompilationDatabase.h>
+#include <clang/Tooling/Tooling.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+namespace idb::instr {
+
+using namespace clang;
+
+namespace {
+
+using Results = std::map<std::string, FileResult>; // by absolute path
+
+std::string absolute(const std::string &path) {
+  std::error_code ec;
+  auto abs = std::filesystem::absolute(path, ec);
+  return ec ? path : abs.lexically_normal().string();
+}
+
+class Consumer : public ASTConsumer {
+public:
+  Consumer(CompilerInstance &ci, std::string file, const ToolOptions &options, Results &results)
+      : ci_(ci), file_(std::move(file)), options_(options), results_(results) {}
+
+  void HandleTranslationUnit(ASTContext &ast) override {
+    std::string key = absolute(file_);
+    if (results_.count(key)) return; // a second compile command for the same file
+    std::string given = file_;
+    for (const auto &f : options_.files)
+      if (absolute(f) == key) given = f;
+    if (ci_.getDiagnostics().hasErrorOccurred()) {
+      results_[key].file = given;
+      results_[key].error = given + " does not compile (Clang's errors are above)";
+      return;
+    }
+    results_[key] = instrument_unit(ast, given, options_.selection, options_.apply);
+  }
+
+private:
+  CompilerInstance &ci_;
+  std::string file_;
+  const ToolOptions &options_;
+  Results &results_;
+};
+
+class Action : public ASTFrontendAction {
+public:
+  Action(const ToolOptions &options, Results &results) : options_(options), results_(results) {}
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &ci,
+                                                 llvm::StringRef file) override {
+    return std::make_unique<Consumer>(ci, file.str(), options_, results_);
+  }
+
+private:
+  const ToolOptions &options_;
+  Results &results_;
+};
+
+class Factory : public tooling::FrontendActionFactory {
+public:
+  Factory(const ToolOptions &options, Results &results) : options_(options), results_(results) {}
+  std::unique_ptr<FrontendAction> create() override {
+    return std::make_unique<Action>(options_, results_);
+  }
+
+private:
+  const ToolOptions &options_;
+  Results &results_;
+};
+
+std::unique_ptr<tooling::CompilationDatabase> database(const ToolOptions &options,
+                                                       std::string &error) {
+  if (!options.build_dir.empty())
+    return tooling::CompilationDatabase::loadFromDirectory(options.build_dir, error);
+  return std::make_unique<tooling::FixedCompilationDatabase>(".", options.flags);
+}
+
+// The refusal of an instrumented file, checked before parsing: its probe header may not
+// be on the include path, and its errors would hide the reason.
+std::string refusal(const std::string &file, const std::string &head) {
+  if (head.rfind(kInstrumentedMarker, 0) != 0) return "";
+  return file + " is already instrumented (it starts with idb-instrument's marker); "
+                "instrument the original source";
+}
+
+std::string file_head(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string head(std::strlen(kInstrumentedMarker), '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  return in ? head : "";
+}
+
+} // namespace
+
+const char *resource_dir() {
+  return IDB_CLANG_RESOURCE_DIR;
+}
+
+FileResult run_on_text(const std::string &code, const std::string &file,
+                       const std::vector<std::string> &flags, const Selection &selection,
+                       bool apply) {
+  if (auto refused = refusal(file, code); !refused.empty()) {
+    FileResult r;
+    r.file = file;
+    r.error = refused;
+    return r;
+  }
+  ToolOptions options;
+  options.files = {file};
+  options.flags = flags;
+  options.selection = selection;
+  options.apply = apply;
+  Results results;
+  std::vector<std::string> args = {std::string("-resource-dir=") + resource_dir(),
+                                   "-Wno-unknown-warning-option"};
+  args.insert(args.end(), flags.begin(), flags.end());
+  tooling::runToolOnCodeWithArgs(std::make_unique<Action>(options, results), code, args, file,
+                                 "idb-instrument");
+  if (!results.empty()) return std::move(results.begin()->second);
+  FileResult failed;
+  failed.file = file;
+  failed.error = "cannot parse " + file;
+  return failed;
+}
+
+std::vector<FileResult> run_tool(const ToolOptions &options) {
+  std::vector<FileResult> out;
+  std::string error;
+  auto db = database(options, error);
+  if (!db) {
+    FileResult failed;
+    failed.error = "cannot read the compilation database in " + options.build_dir + ": " + error;
+    return {failed};
+  }
+  for (const auto &file : options.files)
+    if (auto refused = refusal(file, file_head(file)); !refused.empty()) {
+      FileResult r;
+      r.file = file;
+      r.error = refused;
+      return {r};
+    }
+  Results results;
+  tooling::ClangTool tool(*db, options.files);
+  tool.appendArgumentsAdjuster(tooling::getInsertArgumentAdjuster(
+      {std::string("-resource-dir=") + resource_dir(), "-Wno-unknown-warning-option"},
+      tooling::ArgumentInsertPosition::BEGIN));
+  Factory factory(options, results);
+  tool.run(&factory);
+  for (const auto &file : options.files) {
+    auto it = results.find(absolute(file));
+    if (it != results.end()) {
+      out.push_back(std::move(it->second));
+      continue;
+    }
+    FileResult missing;
+    missing.file = file;
+    missing.error = "cannot parse " + file + " (no such file, or no compile command for it)";
+    out.push_back(std::move(missing));
+  }
+  return out;
+}
+
+} // namespace idb::instr

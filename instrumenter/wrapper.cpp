@@ -1,0 +1,215 @@
+// run_wrapper: instrument each source of a compiler command into a temporary folder, then
+// run the real compiler on the instrumented files with the original arguments.
+#include "wrapper.hpp"
+
+#include "cli.hpp"
+#include "output_files.hpp"
+#include "process.hpp"
+#include "selection.hpp"
+#include "tool.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <ostream>
+#include <sstream>
+
+namespace idb::instr {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// The include folders the real compiler searches (mpicc's MPI folder, say), from its
+// `-E -v` report, so Clang finds the same headers.
+std::vector<std::string> compiler_include_dirs(const std::string &compiler, bool cxx,
+                                               const std::vector<std::string> &flags) {
+  std::vector<std::string> argv = {compiler};
+  argv.insert(argv.end(), flags.begin(), flags.end());
+  argv.insert(argv.end(), {"-E", "-v", "-x", cxx ? "c++" : "c", "/dev/null"});
+  std::string report;
+  run_capture(argv, report);
+  std::vector<std::string> dirs;
+  std::istringstream in(report);
+  std::string line;
+  bool inside = false;
+  while (std::getline(in, line)) {
+    if (line.rfind("#include <...> search starts here", 0) == 0)
+      inside = true;
+    else if (line.rfind("End of search list", 0) == 0)
+      inside = false;
+    else if (inside && line.size() > 1 && line[0] == ' ')
+      dirs.push_back(line.substr(1));
+  }
+  return dirs;
+}
+
+// The selection from IDB_SELECTION_FILE or IDB_SELECTION (text), else the default.
+SelectionResult wrapper_selection() {
+  if (const char *file = std::getenv("IDB_SELECTION_FILE"); file && *file) {
+    std::string text, error;
+    if (!read_selection_file(file, text, error)) return {{}, error};
+    return parse_selection(text, file);
+  }
+  if (const char *text = std::getenv("IDB_SELECTION"); text && *text)
+    return parse_selection(text, "IDB_SELECTION");
+  return {default_selection(), ""};
+}
+
+class TempFolder {
+public:
+  TempFolder() {
+    const char *base = std::getenv("TMPDIR");
+    std::string pattern = std::string(base && *base ? base : "/tmp") + "/idb-cc-XXXXXX";
+    if (mkdtemp(pattern.data())) path_ = pattern;
+  }
+  ~TempFolder() {
+    std::error_code ignored;
+    if (!path_.empty()) fs::remove_all(path_, ignored);
+  }
+  TempFolder(const TempFolder &) = delete;
+  TempFolder &operator=(const TempFolder &) = delete;
+  const std::string &path() const { return path_; }
+
+private:
+  std::string path_;
+};
+
+// Instruments one source into `folder`; returns the new path, or "" with `error` set.
+std::string instrument_source(const CompileLine::Source &source, const std::string &compiler,
+                              const CompileLine &line, const Selection &sel,
+                              const std::string &folder, std::string &error) {
+  std::ifstream in(source.path, std::ios::binary);
+  if (!in) {
+    error = "cannot read " + source.path;
+    return "";
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  std::vector<std::string> flags = line.parse_flags;
+  for (const auto &dir : compiler_include_dirs(compiler, source.cxx, line.parse_flags))
+    flags.insert(flags.end(), {"-idirafter", dir});
+  flags.insert(flags.end(), {"-x", source.cxx ? "c++" : "c"});
+  FileResult r = run_on_text(text.str(), source.path, flags, sel, true);
+  if (!r.error.empty()) {
+    error = r.error;
+    return "";
+  }
+  std::string out = (fs::path(folder) / fs::path(source.path).filename()).string();
+  error = write_file_atomically(out, r.output);
+  return error.empty() ? out : "";
+}
+
+// Puts the original source names back into the dependency file the compiler wrote, so
+// make and Ninja track the user's file rather than the temporary copy.
+void fix_dependency_file(const std::string &path,
+                         const std::vector<std::pair<std::string, std::string>> &renames) {
+  std::ifstream in(path, std::ios::binary);
+  if (path.empty() || !in) return;
+  std::ostringstream data;
+  data << in.rdbuf();
+  std::string text = data.str();
+  for (const auto &[from, to] : renames)
+    for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+      text.replace(at, from.size(), to);
+  write_file_atomically(path, text);
+}
+
+struct Command {
+  std::vector<std::string> argv;
+  std::vector<std::pair<std::string, std::string>> renames; // instrumented copy -> source
+};
+
+// The compiler command with every source instrumented into `temp`, the runtime's header
+// and, when linking, the runtime. Returns "" or why a source cannot be instrumented.
+std::string build_command(const std::vector<std::string> &argv, const CompileLine &line,
+                          const Selection &sel, const std::string &temp, Command &command) {
+  std::vector<std::string> args(argv.begin() + 1, argv.end());
+  RuntimePaths runtime = runtime_paths();
+  std::vector<std::string> extra = {"-I" + runtime.include_dir};
+  for (size_t n = 0; n < line.sources.size(); ++n) {
+    const auto &source = line.sources[n];
+    std::string folder = temp + "/" + std::to_string(n), error;
+    fs::create_directories(folder);
+    std::string out = instrument_source(source, argv[0], line, sel, folder, error);
+    if (out.empty()) return "cannot instrument " + source.path + ": " + error;
+    args[source.index] = out;
+    command.renames.emplace_back(out, source.path);
+    // Quoted includes of the original folder first, as if compiling it in place; debug
+    // information names the original folder.
+    std::string dir = fs::path(source.path).parent_path().string();
+    std::string prefix_map = "-ffile-prefix-map=" + folder;
+    prefix_map += dir.empty() ? "/=" : "=" + dir;
+    extra.insert(extra.end(), {"-iquote", dir.empty() ? "." : dir, prefix_map});
+  }
+  command.argv = {argv[0]};
+  command.argv.insert(command.argv.end(), extra.begin(), extra.end());
+  command.argv.insert(command.argv.end(), args.begin(), args.end());
+  if (line.links)
+    command.argv.insert(command.argv.end(), {"-L" + runtime.library_dir,
+                                             "-Wl,-rpath," + runtime.library_dir, "-lidb_probe"});
+  return "";
+}
+
+} // namespace
+
+RuntimePaths runtime_paths() {
+  std::error_code ec;
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    fs::path prefix = exe.parent_path().parent_path();
+    fs::path header = prefix / IDB_INSTALL_INCLUDEDIR / "idb" / "probe.h";
+    if (fs::exists(header, ec))
+      return {(prefix / IDB_INSTALL_INCLUDEDIR).string(), (prefix / IDB_INSTALL_LIBDIR).string()};
+  }
+  return {IDB_BUILD_INCLUDEDIR, IDB_BUILD_LIBDIR};
+}
+
+namespace {
+
+// The compiler's exit status; a compiler that cannot be started is named, status 127 as a
+// shell would give.
+int run_compiler(const std::vector<std::string> &argv, const std::string &tool, std::ostream &err) {
+  int status = run_process(argv);
+  if (status != -1) return status;
+  err << tool << ": cannot run the compiler '" << argv[0] << "'\n";
+  return 127;
+}
+
+} // namespace
+
+int run_wrapper(const std::vector<std::string> &argv, const std::string &tool, std::ostream &err) {
+  if (argv.empty()) {
+    err << "usage: " << tool << " COMPILER [ARGS...]   (e.g. make CC=\"" << tool << " gcc\")\n";
+    return 2;
+  }
+  const char *enabled = std::getenv("IDB_INSTRUMENT");
+  if (enabled && std::string(enabled) == "0") return run_compiler(argv, tool, err);
+  CompileLine line = parse_compile_line({argv.begin() + 1, argv.end()});
+  if (!line.error.empty()) {
+    err << tool << ": " << line.error << " (set IDB_INSTRUMENT=0 to build without probes)\n";
+    return 1;
+  }
+  if (line.passthrough) return run_compiler(argv, tool, err);
+  SelectionResult sel = wrapper_selection();
+  if (!sel.error.empty()) {
+    err << tool << ": " << sel.error << "\n";
+    return 1;
+  }
+  TempFolder temp;
+  if (temp.path().empty()) {
+    err << tool << ": cannot create a temporary folder\n";
+    return 1;
+  }
+  Command command;
+  std::string error = build_command(argv, line, sel.selection, temp.path(), command);
+  if (!error.empty()) {
+    err << tool << ": " << error << "\n";
+    return 1;
+  }
+  int status = run_compiler(command.argv, tool, err);
+  if (status == 0) fix_dependency_file(line.dep_file, command.renames);
+  return status;
+}
+
+} // namespace idb::instr

@@ -1,0 +1,47 @@
+// The compiler wrappers `idb-cc` and `idb-cxx`: `idb-cc COMPILER ARGS...` instruments each
+// C or C++ source of the command into a private temporary folder, compiles it with the
+// original arguments (the original file name kept in diagnostics and debug information by
+// `#line` and -ffile-prefix-map), and adds the runtime when the command links.
+// IDB_INSTRUMENT=0 runs the compiler untouched; a file that cannot be instrumented fails
+// the build with the reason.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace idb::instr {
+
+// What a compiler command does, as far as the wrapper needs to know.
+struct CompileLine {
+  struct Source {
+    size_t index = 0; // position in the argument list
+    std::string path;
+    bool cxx = false;
+  };
+  std::vector<Source> sources;
+  bool links = true;                    // no -c, -S, -E, -fsyntax-only
+  bool passthrough = false;             // run untouched: preprocessing only, no input files, ...
+  std::vector<std::string> parse_flags; // what Clang needs to parse like the compiler
+  std::string output;                   // -o
+  std::string dep_file;                 // the dependency file -MD/-MMD/-MF write, or ""
+  std::string error;                    // a command the wrapper cannot honour
+};
+
+// `args` excludes the compiler itself. Pure function.
+// (The dependency file is found as GCC names it: -MF, else the -o name or the source's base
+// name with .d, so the wrappers can put the original source names back into it.)
+CompileLine parse_compile_line(const std::vector<std::string> &args);
+
+// Where the runtime's header and library are for this wrapper binary.
+struct RuntimePaths {
+  std::string include_dir;
+  std::string library_dir;
+};
+RuntimePaths runtime_paths();
+
+// Runs the wrapper: `argv` is COMPILER ARGS... Returns the exit status to use; messages
+// go to `err` prefixed with `tool` ("idb-cc").
+int run_wrapper(const std::vector<std::string> &argv, const std::string &tool, std::ostream &err);
+
+} // namespace idb::instr

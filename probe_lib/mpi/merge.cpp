@@ -1,0 +1,195 @@
+// The full mode's merge: each rank's message is its probe table and its CFH sections;
+// a rank absorbs its children's messages (registering their probes in its own table,
+// appending their sections after its own) and sends the result to its parent, so rank 0
+// ends with every section in rank order and writes them under its metadata.
+#include "merge.h"
+
+#include "blob.h"
+#include "ext.h"
+#include "full_core.h"
+#include "summary.h"
+
+#include "idb/probe.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace idb::mpi {
+
+namespace {
+
+constexpr int kTag = 7353;
+constexpr unsigned long long kPiece = 1ull << 30;
+
+// Registers the probes of a PROBES payload in this process's table (known ids stay).
+bool absorb_probes(Reader &r, std::uint32_t count) {
+  static char description[4096], file[4096], function[1024];
+  for (std::uint32_t i = 0; i < count && r.ok; ++i) {
+    auto id = r.get<std::int32_t>();
+    auto kind = r.get<std::uint32_t>();
+    auto line = r.get<std::int32_t>();
+    r.text(description, sizeof description);
+    r.text(file, sizeof file);
+    r.text(function, sizeof function);
+    if (r.ok)
+      idb_register_probe(int(kind), id, description, *file ? file : nullptr, line,
+                         *function ? function : nullptr);
+  }
+  return r.ok;
+}
+
+// A message: this rank's probe table (put_probe_table), then the sections (full_core.h).
+void put_message(Blob &out, const Blob &sections, std::uint32_t section_count) {
+  put_probe_table(out);
+  put_sections(out, sections, section_count);
+}
+
+// Absorbs a child's message; false when it is malformed.
+bool absorb_message(const unsigned char *data, std::size_t size, Blob &sections,
+                    std::uint32_t &section_count) {
+  Reader r{data, data + size};
+  return take_probe_table(r) && take_sections(r, sections, section_count);
+}
+
+// Returns, on rank 0, whether the profile was written (true elsewhere).
+bool merge_full(MPI_Comm comm, int rank, int size) {
+  Blob sections;
+  std::uint32_t section_count = 0;
+  idb_ext_bytes_t own{};
+  if (idb_ext_local_data(nullptr, &own) == 0) {
+    sections.put(own.data, own.size);
+    section_count = own.count;
+  }
+  std::free(own.data);
+  for (int mask = 1; mask < size; mask <<= 1) {
+    if (rank & mask) {
+      Blob message;
+      put_message(message, sections, section_count);
+      send_bytes(message.failed ? nullptr : message.data, message.failed ? 0 : message.size,
+                 rank - mask, comm);
+      return true;
+    }
+    if (rank + mask >= size) continue;
+    unsigned char *data = nullptr;
+    unsigned long long bytes = 0;
+    if (recv_bytes(&data, &bytes, rank + mask, comm) && bytes > 0 &&
+        !absorb_message(data, bytes, sections, section_count))
+      std::fprintf(stderr, "idb: error: the profile data of ranks %d and up arrived damaged\n",
+                   rank + mask);
+    std::free(data);
+  }
+  idb_ext_bytes_t all{sections.data, sections.size, section_count};
+  return idb_ext_write(&all, "full") == 0;
+}
+
+// IDB_MPI_SPILL=1: this rank's own profile, written before the merge; its path, or ""
+// when not written.
+void write_spill(int rank, char *path, std::size_t size) {
+  path[0] = '\0';
+  const char *v = std::getenv("IDB_MPI_SPILL");
+  if (!v || std::strcmp(v, "1") != 0) return;
+  char suffix[32];
+  std::snprintf(suffix, sizeof suffix, ".rank%d.idbprof", rank);
+  if (idb_ext_write_spill(suffix, path, size) != 0) path[0] = '\0';
+}
+
+} // namespace
+
+void put_probe_table(Blob &out) {
+  idb_ext_bytes_t probes{};
+  idb_ext_local_data(&probes, nullptr);
+  out.put(probes.count);
+  out.put(std::uint64_t(probes.size));
+  out.put(probes.data, probes.size);
+  std::free(probes.data);
+}
+
+bool take_probe_table(Reader &in) {
+  auto count = in.get<std::uint32_t>();
+  auto bytes = in.get<std::uint64_t>();
+  const unsigned char *probes = in.skip(bytes);
+  if (!in.ok) return false;
+  Reader table{probes, probes + bytes};
+  return absorb_probes(table, count);
+}
+
+bool send_bytes(const unsigned char *data, unsigned long long size, int to, MPI_Comm comm) {
+  PMPI_Send(&size, 1, MPI_UNSIGNED_LONG_LONG, to, kTag, comm);
+  for (unsigned long long at = 0; at < size; at += kPiece) {
+    unsigned long long n = size - at < kPiece ? size - at : kPiece;
+    PMPI_Send(data + at, int(n), MPI_BYTE, to, kTag, comm);
+  }
+  return true;
+}
+
+bool recv_bytes(unsigned char **data, unsigned long long *size, int from, MPI_Comm comm) {
+  PMPI_Recv(size, 1, MPI_UNSIGNED_LONG_LONG, from, kTag, comm, MPI_STATUS_IGNORE);
+  *data = static_cast<unsigned char *>(std::malloc(*size ? *size : 1));
+  // The pieces are received even without memory, so the sender is never left blocked.
+  static unsigned char sink[1 << 16];
+  for (unsigned long long at = 0; at < *size; at += kPiece) {
+    unsigned long long n = *size - at < kPiece ? *size - at : kPiece;
+    if (*data) {
+      PMPI_Recv(*data + at, int(n), MPI_BYTE, from, kTag, comm, MPI_STATUS_IGNORE);
+      continue;
+    }
+    for (unsigned long long k = 0; k < n; k += sizeof sink) {
+      unsigned long long part = n - k < sizeof sink ? n - k : sizeof sink;
+      PMPI_Recv(sink, int(part), MPI_BYTE, from, kTag, comm, MPI_STATUS_IGNORE);
+    }
+  }
+  if (!*data) {
+    std::fprintf(stderr, "idb: error: out of memory receiving %llu bytes of profile data\n", *size);
+    *size = 0;
+  }
+  return *data != nullptr;
+}
+
+Mode read_mode() {
+  const char *v = std::getenv("IDB_MPI_MODE");
+  if (!v || !*v || !std::strcmp(v, "full")) return Mode::Full;
+  if (!std::strcmp(v, "summary")) return Mode::Summary;
+  if (!std::strcmp(v, "rank")) return Mode::Rank;
+  std::fprintf(stderr, "idb: ignoring IDB_MPI_MODE=%s (expected full, summary or rank)\n", v);
+  return Mode::Full;
+}
+
+const char *mode_name(Mode mode) {
+  switch (mode) {
+  case Mode::Summary:
+    return "summary";
+  case Mode::Rank:
+    return "rank";
+  case Mode::Full:
+    break;
+  }
+  return "full";
+}
+
+void finalize_profile() {
+  Mode mode = read_mode();
+  // Every rank takes part unless probes are off everywhere (IDB_ENABLE=0, which all ranks
+  // share): a rank whose runtime has finished already brings what it has.
+  if (idb_ext_stop() < 0) return;
+  if (mode == Mode::Rank) {
+    idb_ext_write(nullptr, "rank");
+    return;
+  }
+  int rank = 0, size = 1;
+  PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  PMPI_Comm_size(MPI_COMM_WORLD, &size);
+  char spill[4096];
+  write_spill(rank, spill, sizeof spill); // before the first collective, which may not end
+  MPI_Comm comm;
+  PMPI_Comm_dup(MPI_COMM_WORLD, &comm);
+  bool written =
+      mode == Mode::Summary ? merge_summary(comm, rank, size) : merge_full(comm, rank, size);
+  // The spills go once rank 0 has written the merged profile, and only then.
+  int merged = rank == 0 && written ? 1 : 0;
+  PMPI_Bcast(&merged, 1, MPI_INT, 0, comm);
+  if (merged && spill[0]) std::remove(spill);
+  PMPI_Comm_free(&comm);
+}
+
+} // namespace idb::mpi

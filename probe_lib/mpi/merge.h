@@ -1,0 +1,34 @@
+// One profile per run: at MPI_Finalize the ranks' data travel up a binomial tree over a
+// private copy of MPI_COMM_WORLD to rank 0, which writes the file (docs/mpi.md). The mode
+// comes from IDB_MPI_MODE: `full` (every rank's CFHs), `summary` (per node the
+// cross-rank statistics, summary.h) or `rank` (no collective: every rank writes its own
+// file).
+#pragma once
+
+#include "blob.h"
+
+#include <mpi.h>
+
+namespace idb::mpi {
+
+enum class Mode { Full, Summary, Rank };
+
+// IDB_MPI_MODE; an unknown value is reported on stderr and read as `full`.
+Mode read_mode();
+const char *mode_name(Mode mode);
+
+// Stops the runtime and writes the run's profile as the mode says. Collective over
+// MPI_COMM_WORLD except in `rank` mode. Does nothing when probes do not record.
+void finalize_profile();
+
+// Moves a byte buffer from `from` to `to` over `comm`: its size, then the bytes in pieces
+// an int count can hold. Returns false (reported) when memory runs out on the receiver.
+bool send_bytes(const unsigned char *data, unsigned long long size, int to, MPI_Comm comm);
+bool recv_bytes(unsigned char **data, unsigned long long *size, int from, MPI_Comm comm);
+
+// This rank's probe table as u32 count, u64 bytes and a PROBES payload; and the reverse:
+// registers a received table's probes in this rank's (false when it is malformed).
+void put_probe_table(Blob &out);
+bool take_probe_table(Reader &in);
+
+} // namespace idb::mpi

@@ -1,0 +1,105 @@
+// The runtime side of the MPI layer's interface (ext.h): COMM probes that carry bytes and
+// defer to an enclosing instrumenter-placed COMM probe, the rank from MPI_Init, and the
+// two halves of finalize the ranks' merge goes between.
+#include "ext.h"
+
+#include "idb/probe.h"
+#include "runtime.h"
+
+#include <cstdlib>
+
+using namespace idb::rt;
+
+namespace {
+
+Cfh *recording_cfh() {
+  Cfh *c = t_cfh;
+  if (__builtin_expect(c == nullptr, 0)) {
+    if (g_rt.state.load(std::memory_order_relaxed) > kRunning) return nullptr;
+    c = claim_thread_cfh();
+  }
+  return c;
+}
+
+// The innermost open, recorded node of `c` other than the root; kNoNode when there is
+// none (nothing open, activations past a cap on top).
+std::uint32_t innermost_node(const Cfh &c) {
+  if (c.depth <= 1 || c.uncounted) return kNoNode;
+  return c.stack[c.depth - 1].node;
+}
+
+} // namespace
+
+extern "C" {
+
+int idb_ext_comm_begin(int id, const char *name) {
+  Cfh *c = recording_cfh();
+  if (!c || c->depth == 0) return -1;
+  std::uint32_t top = innermost_node(*c);
+  if (top != kNoNode && c->nodes[top].kind == IDB_COMM) return 0;
+  cfh_start(*c, IDB_COMM, id, name, nullptr, 0, nullptr);
+  return 1;
+}
+
+void idb_ext_comm_end(int opened, int id, uint64_t sent, uint64_t received) {
+  Cfh *c = t_cfh;
+  if (opened < 0 || !c) return;
+  std::uint32_t top = innermost_node(*c);
+  if (top != kNoNode) {
+    c->nodes[top].stats.bytes_sent += sent;
+    c->nodes[top].stats.bytes_recv += received;
+  }
+  if (opened == 1) cfh_stop(*c, id);
+}
+
+void idb_ext_set_rank(int rank, int nprocs) {
+  ensure_init(nullptr);
+  pthread_mutex_lock(&g_rt.lock);
+  g_rt.rank = rank;
+  g_rt.nprocs = nprocs > 0 ? nprocs : 1;
+  pthread_mutex_unlock(&g_rt.lock);
+}
+
+int idb_ext_stop(void) {
+  if (ensure_init(nullptr) == kOff) return -1;
+  pthread_mutex_lock(&g_rt.lock);
+  bool stopped = stop_recording();
+  pthread_mutex_unlock(&g_rt.lock);
+  return stopped ? 1 : 0;
+}
+
+int idb_ext_local_data(idb_ext_bytes_t *probes, idb_ext_bytes_t *sections) {
+  Bytes p{}, s{};
+  pthread_mutex_lock(&g_rt.lock);
+  bool ok = g_rt.state.load() == kFinished &&
+            serialize_run(probes ? &p : nullptr, sections ? &s : nullptr);
+  pthread_mutex_unlock(&g_rt.lock);
+  if (probes) *probes = idb_ext_bytes_t{p.data, p.size, p.count};
+  if (sections) *sections = idb_ext_bytes_t{s.data, s.size, s.count};
+  return ok ? 0 : -1;
+}
+
+int idb_ext_write(const idb_ext_bytes_t *sections, const char *mode) {
+  pthread_mutex_lock(&g_rt.lock);
+  bool written = false;
+  if (g_rt.state.load() == kFinished) {
+    if (sections) {
+      Bytes s{sections->data, sections->size, sections->count};
+      written = write_run_profile(&s, mode);
+    } else {
+      written = write_run_profile(nullptr, mode);
+    }
+  }
+  pthread_mutex_unlock(&g_rt.lock);
+  return written ? 0 : -1;
+}
+
+int idb_ext_write_spill(const char *suffix, char *path, size_t size) {
+  pthread_mutex_lock(&g_rt.lock);
+  bool written =
+      g_rt.state.load() == kFinished && write_run_profile(nullptr, "rank", suffix, path, size);
+  pthread_mutex_unlock(&g_rt.lock);
+  return written ? 0 : -1;
+}
+
+} // extern "C"

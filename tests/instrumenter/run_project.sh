@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Builds a small project under projects/ twice, plainly and through the compiler wrappers,
+# runs both, compares their output byte for byte, and compares the instrumented run's CFH
+# with projects/NAME.cfh (IDB_UPDATE_GOLDEN=1 rewrites it).
+#   make-c:    make CC="idb-cc gcc"; also checks that diagnostics and debug information
+#              name the original files
+#   cmake-cxx: CMake with idb-cxx as compiler and linker launcher
+#   make-mpi:  make CC="idb-cc mpicc", run with mpirun -np 3
+# usage: run_project.sh KIND NAME PROJECTS_DIR WORK_DIR IDB_CC PROFILE_PATHS [EXTRA_FLAGS...]
+set -euo pipefail
+kind=$1 name=$2 projects=$3 work=$4 idb_cc=$5 paths=$6
+shift 6
+extra="$*"
+rm -rf "$work" && mkdir -p "$work"
+cp -r "$projects/$name" "$work/pristine"
+cp -r "$projects/$name" "$work/instrumented"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+cflags="-O1 -g -Wall -Wextra -Werror $extra"
+
+build() { # build DIR WRAPPER
+  local dir=$1 wrap=$2
+  case $kind in
+  make-c) make -s -C "$dir" CC="$wrap${wrap:+ }gcc" CFLAGS="$cflags" ;;
+  make-mpi) make -s -C "$dir" CC="$wrap${wrap:+ }mpicc" CFLAGS="$cflags" ;;
+  cmake-cxx)
+    local launch=()
+    [[ -n $wrap ]] && launch=(-DCMAKE_CXX_COMPILER_LAUNCHER="$wrap" -DCMAKE_CXX_LINKER_LAUNCHER="$wrap")
+    cmake -S "$dir" -B "$dir/build" -G Ninja -DCMAKE_CXX_FLAGS="$extra" \
+      -DCMAKE_EXE_LINKER_FLAGS="$extra" "${launch[@]}" >/dev/null
+    cmake --build "$dir/build" >/dev/null
+    ln -sf build/app "$dir/app" ;;
+  esac
+}
+
+run() { # run DIR -> DIR/out.txt
+  local dir=$1
+  case $kind in
+  # Open MPI's own allocations outlive MPI_Finalize: LeakSanitizer would fail even the
+  # pristine program in the sanitizer build.
+  make-mpi) (cd "$dir" && ASAN_OPTIONS=detect_leaks=0 IDB_OUT="$dir/run-%r.idbprof" mpirun -np 3 --oversubscribe ./ring >out.txt 2>err.txt) ;;
+  *) (cd "$dir" && IDB_OUT="$dir/run-0.idbprof" ./app >out.txt 2>err.txt) ;;
+  esac
+}
+
+build "$work/pristine" ""
+build "$work/instrumented" "$idb_cc"
+run "$work/pristine"
+run "$work/instrumented"
+cmp "$work/pristine/out.txt" "$work/instrumented/out.txt" ||
+  { diff -u "$work/pristine/out.txt" "$work/instrumented/out.txt"; exit 1; }
+"$paths" "$work/instrumented/run-0.idbprof" >"$work/cfh.txt"
+if [[ ${IDB_UPDATE_GOLDEN:-0} == 1 ]]; then
+  cp "$work/cfh.txt" "$projects/$name.cfh"
+else
+  diff -u "$projects/$name.cfh" "$work/cfh.txt"
+fi
+
+if [[ $kind == make-c ]]; then
+  # The user's file names, not the temporary copies, in debug information and warnings.
+  objdump --dwarf=info "$work/instrumented/lib/stats.o" >"$work/dwarf.txt"
+  grep -q 'DW_AT_name.*lib/stats.c' "$work/dwarf.txt" ||
+    { echo "debug information does not name lib/stats.c"; exit 1; }
+  if grep -q 'idb-cc-' "$work/dwarf.txt"; then
+    echo "debug information names the temporary folder"; exit 1
+  fi
+  printf 'int f(void);\nint f(void) {\n  int unused = 3;\n  return 1;\n}\n' >"$work/warn.c"
+  (cd "$work" && "$idb_cc" gcc -Wall -c warn.c -o warn.o 2>warn.txt)
+  grep -q '^warn.c:3:7: warning: unused variable' "$work/warn.txt" ||
+    { echo "the warning does not point at warn.c:3:7:"; cat "$work/warn.txt"; exit 1; }
+  # Dependency files name the user's source, not the temporary copy.
+  (cd "$work" && "$idb_cc" gcc -MMD -c warn.c -o deps.o 2>/dev/null)
+  grep -q '^deps.o: warn.c' "$work/deps.d" || { echo "deps.d:"; cat "$work/deps.d"; exit 1; }
+  # A file that does not compile fails the build with the reason; nothing is left behind.
+  printf 'int main(void) { return missing; }\n' >"$work/bad.c"
+  if (cd "$work" && "$idb_cc" gcc -c bad.c 2>bad.txt); then echo "bad.c built"; exit 1; fi
+  grep -q "idb-cc: cannot instrument bad.c: bad.c does not compile" "$work/bad.txt"
+  # The selection from the environment: none selected, no probes; a bad one fails.
+  (cd "$work/pristine" && IDB_SELECTION='exclude all' "$idb_cc" gcc -c main.c -Ilib -o none.o)
+  nm "$work/pristine/none.o" >"$work/none.nm"
+  if grep -q idb_ "$work/none.nm"; then echo "probes despite 'exclude all'"; exit 1; fi
+  if (cd "$work/pristine" && IDB_SELECTION='include lops' "$idb_cc" gcc -c main.c -Ilib \
+    -o bad.o 2>"$work/badsel.txt"); then echo "a bad selection built"; exit 1; fi
+  grep -q "^idb-cc: IDB_SELECTION:1:9: unknown kind 'lops'" "$work/badsel.txt"
+  # A compiler that does not exist is named.
+  set +e
+  (cd "$work" && "$idb_cc" no-such-compiler -c warn.c 2>nocc.txt)
+  status=$?
+  set -e
+  [[ $status == 127 ]] && grep -q "cannot run the compiler 'no-such-compiler'" "$work/nocc.txt" ||
+    { echo "missing compiler: status $status"; cat "$work/nocc.txt"; exit 1; }
+  # IDB_INSTRUMENT=0 passes straight through: no probe symbols.
+  (cd "$work/pristine" && IDB_INSTRUMENT=0 "$idb_cc" gcc -c main.c -Ilib -o plain.o)
+  nm "$work/pristine/plain.o" >"$work/plain.nm"
+  if grep -q idb_ "$work/plain.nm"; then echo "IDB_INSTRUMENT=0 instrumented"; exit 1; fi
+fi
+echo "ok: $name built with $idb_cc, same output, CFH as expected"

@@ -1,0 +1,133 @@
+// The idb-instrument command: list as a table and JSON, apply into a folder and in place
+// (with its backup), flags from compile_commands.json, and one-line errors that write
+// nothing.
+#include "cli.hpp"
+#include "files.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+using namespace idb::instr;
+using idb::test::read_file;
+using idb::test::TempDir;
+
+namespace {
+
+struct CliRun {
+  int status;
+  std::string out, err;
+};
+
+CliRun cli(const std::vector<std::string> &args) {
+  std::ostringstream out, err;
+  int status = run_cli(args, out, err);
+  return {status, out.str(), err.str()};
+}
+
+void write(const std::string &path, const std::string &text) {
+  std::ofstream(path) << text;
+}
+
+const char *const kSource = "static int work(int n) {\n"
+                            "  int s = 0;\n"
+                            "  for (int i = 0; i < n; i++) s += i;\n"
+                            "  return s;\n"
+                            "}\n"
+                            "int main(void) { return work(3) == 3 ? 0 : 1; }\n";
+
+} // namespace
+
+TEST(Cli, ListPrintsTableAndJson) {
+  TempDir dir;
+  write(dir.file("w.c"), kSource);
+  CliRun table = cli({"list", dir.file("w.c"), "--"});
+  ASSERT_EQ(0, table.status) << table.err;
+  EXPECT_NE(std::string::npos, table.out.find("PROC"));
+  EXPECT_NE(std::string::npos, table.out.find("for loop in work [w.c:3]"));
+  EXPECT_NE(std::string::npos, table.out.find("blackbox"));
+  CliRun json = cli({"list", dir.file("w.c"), "--json", "--"});
+  ASSERT_EQ(0, json.status) << json.err;
+  EXPECT_EQ('[', json.out[0]);
+  EXPECT_NE(std::string::npos, json.out.find("\"kind\": \"LOOP\""));
+  EXPECT_NE(std::string::npos, json.out.find("\"depth\": 1"));
+}
+
+TEST(Cli, ApplyWritesOutputAndManifestAndLeavesTheSourceAlone) {
+  TempDir dir;
+  write(dir.file("w.c"), kSource);
+  CliRun run = cli({"apply", dir.file("w.c"), "--out", dir.file("out"), "--"});
+  ASSERT_EQ(0, run.status) << run.err;
+  EXPECT_EQ(kSource, read_file(dir.file("w.c")));
+  std::string out = read_file(dir.file("out/w.c"));
+  EXPECT_NE(std::string::npos, out.find("idb_scope_open_(0, IDB_PROC"));
+  std::string manifest = read_file(dir.file("out/idb-manifest.tsv"));
+  EXPECT_EQ(0u, manifest.find("id\tkind\tdescription\tfile\tline\tfunction\n"));
+  EXPECT_NE(std::string::npos, manifest.find("\tLOOP\tfor loop in work [w.c:3]\t"));
+}
+
+TEST(Cli, InPlaceKeepsABackupAndRefusesToOverwriteIt) {
+  TempDir dir;
+  write(dir.file("w.c"), kSource);
+  std::string manifest = dir.file("m.tsv");
+  CliRun run = cli({"apply", dir.file("w.c"), "--in-place", "--manifest", manifest, "--"});
+  ASSERT_EQ(0, run.status) << run.err;
+  EXPECT_EQ(kSource, read_file(dir.file("w.c.idb-orig")));
+  std::string instrumented = read_file(dir.file("w.c"));
+  EXPECT_NE(kSource, instrumented);
+  CliRun again = cli({"apply", dir.file("w.c"), "--in-place", "--manifest", manifest, "--"});
+  EXPECT_EQ(1, again.status);
+  EXPECT_NE(std::string::npos, again.err.find("already instrumented")) << again.err;
+  EXPECT_EQ(instrumented, read_file(dir.file("w.c")));
+  EXPECT_EQ(kSource, read_file(dir.file("w.c.idb-orig")));
+}
+
+TEST(Cli, FlagsComeFromCompileCommands) {
+  TempDir dir;
+  std::filesystem::create_directories(dir.file("inc"));
+  write(dir.file("inc/size.h"), "#define SIZE 4\n");
+  write(dir.file("p.c"), "#include \"size.h\"\n"
+                         "int sum(const int *a) {\n"
+                         "  int s = 0;\n"
+                         "  for (int i = 0; i < SIZE * FACTOR; i++) s += a[i];\n"
+                         "  return s;\n"
+                         "}\n");
+  write(dir.file("compile_commands.json"),
+        "[{\"directory\": \"" + dir.path() + "\", \"file\": \"p.c\", " +
+            "\"arguments\": [\"gcc\", \"-Iinc\", \"-DFACTOR=2\", \"-c\", \"p.c\"]}]\n");
+  CliRun with_db = cli({"list", dir.file("p.c"), "-p", dir.path(), "--json"});
+  ASSERT_EQ(0, with_db.status) << with_db.err;
+  EXPECT_NE(std::string::npos, with_db.out.find("for loop in sum [p.c:4]"));
+  // Without the database the file does not compile: one error line, nothing listed.
+  CliRun without = cli({"list", dir.file("p.c"), "--"});
+  EXPECT_EQ(1, without.status);
+  EXPECT_EQ("", without.out);
+}
+
+TEST(Cli, ErrorsAreOneLineAndWriteNothing) {
+  TempDir dir;
+  write(dir.file("w.c"), kSource);
+  write(dir.file("bad.sel"), "include proc\ninclude loops\n");
+  CliRun bad_sel = cli({"apply", dir.file("w.c"), "--out", dir.file("out"), "--selection",
+                        dir.file("bad.sel"), "--"});
+  EXPECT_EQ(2, bad_sel.status);
+  EXPECT_EQ(0u, bad_sel.err.find("idb-instrument: " + dir.file("bad.sel") +
+                                 ":2:9: unknown kind 'loops'\n"))
+      << bad_sel.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.file("out")));
+  CliRun missing =
+      cli({"apply", dir.file("w.c"), dir.file("nope.c"), "--out", dir.file("out"), "--"});
+  EXPECT_EQ(1, missing.status);
+  EXPECT_NE(std::string::npos, missing.err.find("(nothing written)")) << missing.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.file("out")));
+  EXPECT_EQ(2, cli({"apply", dir.file("w.c"), "--"}).status); // neither --out nor --in-place
+  EXPECT_EQ(2, cli({"frobnicate", dir.file("w.c")}).status);
+}
+
+TEST(Cli, DefaultSelectionParsesBack) {
+  CliRun run = cli({"default-selection"});
+  ASSERT_EQ(0, run.status);
+  EXPECT_NE(std::string::npos, run.out.find("include loop depth=1 mode=blackbox"));
+}

@@ -1,0 +1,53 @@
+// How the wrappers read a compiler command: sources, linking, and the flags Clang gets.
+#include "wrapper.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace idb::instr;
+
+TEST(CompileLine, FindsSourcesAndSkipsOptionValues) {
+  auto line = parse_compile_line({"-O2", "-I", "inc", "-DX=1", "-o", "out.c", "-c", "src/a.c",
+                                  "-include", "pre.h", "b.cpp", "c.o", "-MF", "dep.c"});
+  ASSERT_EQ("", line.error);
+  ASSERT_EQ(2u, line.sources.size());
+  EXPECT_EQ("src/a.c", line.sources[0].path);
+  EXPECT_EQ(7u, line.sources[0].index);
+  EXPECT_FALSE(line.sources[0].cxx);
+  EXPECT_EQ("b.cpp", line.sources[1].path);
+  EXPECT_TRUE(line.sources[1].cxx);
+  EXPECT_FALSE(line.links);
+  EXPECT_FALSE(line.passthrough);
+  std::vector<std::string> flags = {"-I", "inc", "-DX=1", "-include", "pre.h"};
+  EXPECT_EQ(flags, line.parse_flags);
+}
+
+TEST(CompileLine, LinkOnlyCommandStillLinksTheRuntime) {
+  auto line = parse_compile_line({"a.o", "b.o", "-o", "app", "-lm"});
+  EXPECT_TRUE(line.sources.empty());
+  EXPECT_TRUE(line.links);
+  EXPECT_FALSE(line.passthrough);
+}
+
+TEST(CompileLine, PreprocessingAndVersionQueriesPassThrough) {
+  EXPECT_TRUE(parse_compile_line({"-E", "a.c"}).passthrough);
+  EXPECT_TRUE(parse_compile_line({"-MM", "a.c"}).passthrough);
+  EXPECT_TRUE(parse_compile_line({"--version"}).passthrough);
+}
+
+TEST(CompileLine, LanguageOptionDecides) {
+  auto line = parse_compile_line({"-x", "c++", "weird.inc", "-x", "none", "plain.c"});
+  ASSERT_EQ(2u, line.sources.size());
+  EXPECT_TRUE(line.sources[0].cxx);
+  EXPECT_FALSE(line.sources[1].cxx);
+  auto assembler = parse_compile_line({"-x", "assembler", "a.s"});
+  EXPECT_EQ("", assembler.error);
+  EXPECT_TRUE(assembler.sources.empty());
+  EXPECT_NE("", parse_compile_line({"-c", "-"}).error);
+}
+
+TEST(CompileLine, DependencyFileAsGccNamesIt) {
+  EXPECT_EQ("obj/a.d", parse_compile_line({"-MD", "-c", "src/a.c", "-o", "obj/a.o"}).dep_file);
+  EXPECT_EQ("a.d", parse_compile_line({"-MMD", "-c", "src/a.c"}).dep_file);
+  EXPECT_EQ("x.dep", parse_compile_line({"-MD", "-MF", "x.dep", "-c", "a.c"}).dep_file);
+  EXPECT_EQ("", parse_compile_line({"-c", "a.c"}).dep_file);
+}

@@ -1,0 +1,265 @@
+// Small rewriting cases as raw strings: the instrumented text of each input, with the
+// probes' long declarations abbreviated to <KIND description> so the cases stay readable.
+#include "manifest.hpp"
+#include "selection.hpp"
+#include "tool.hpp"
+
+#include <gtest/gtest.h>
+
+#include <regex>
+
+using namespace idb::instr;
+
+namespace {
+
+std::string abbreviate(std::string text) {
+  static const std::regex c_scope(
+      R"re(idb_scope_t idb_probe_\d+ __attribute__\(\(cleanup\(idb_scope_close_\), unused\)\) = )re"
+      R"re(idb_scope_open_\(0, IDB_(\w+), \d+, "([^"]*)", [^;]*\);)re");
+  static const std::regex cxx_scope(
+      R"re(::idb::Scope idb_probe_\d+\(IDB_(\w+), \d+, "([^"]*)", [^;]*\);)re");
+  static const std::regex start(R"re(idb_start_at\(IDB_(\w+), \d+, "([^"]*)", [^;]*\);)re");
+  static const std::regex stop(R"re(idb_stop\(\d+\);)re");
+  text = std::regex_replace(text, c_scope, "<$1 $2>");
+  text = std::regex_replace(text, cxx_scope, "<$1 $2>");
+  text = std::regex_replace(text, start, "<start $1 $2>");
+  return std::regex_replace(text, stop, "<stop>");
+}
+
+// The instrumented body of `code` (without prelude and registration), or the error.
+std::string instrument(const std::string &code, const std::string &selection,
+                       const std::string &file = "t.c") {
+  auto sel = parse_selection(selection, "sel");
+  EXPECT_EQ("", sel.error);
+  FileResult r = run_on_text(code, file, {}, sel.selection, true);
+  if (!r.error.empty()) return "error: " + r.error;
+  std::string out = r.output.substr(prelude(file).size());
+  auto reg = out.find("\n/* idb-instrument: this file's probes");
+  return abbreviate(out.substr(0, reg));
+}
+
+} // namespace
+
+TEST(Rewrite, CallsKeepEveryStatementsMeaning) {
+  const char *input = R"(int f(int);
+void g(void);
+int h(int c) {
+  int y = f(c);
+  if (c) g(); else y = f(y);
+  if (f(c) > 2) g();
+  return f(y);
+}
+)";
+  const char *expected = R"(int f(int);
+void g(void);
+int h(int c) {
+  <start CALL f(...) in h [t.c:4]> int y = f(c); <stop>
+  if (c) { <CALL g(...) in h [t.c:5]> g(); } else { <CALL f(...) in h [t.c:5]> y = f(y); }
+  if (__extension__ ({ <CALL f(...) in h [t.c:6]> f(c); }) > 2) { <CALL g(...) in h [t.c:6]> g(); }
+  { <CALL f(...) in h [t.c:7]> return f(y); }
+}
+)";
+  EXPECT_EQ(expected, instrument(input, "include call"));
+}
+
+TEST(Rewrite, CallsInsideExpressionsBecomeStatementExpressions) {
+  const char *input = R"(int f(int);
+int *p(void);
+int k(int c) {
+  int n = sizeof(f(c)) + f(f(c) + 1);
+  *p() = c ? f(1) : f(2);
+  for (n = 0; n < f(c); n++) {}
+  return f(c) + 1;
+}
+)";
+  const char *expected = R"(int f(int);
+int *p(void);
+int k(int c) {
+  int n = sizeof(f(c)) + __extension__ ({ <CALL f(...) in k [t.c:4:26]> f(__extension__ ({ <CALL f(...) in k [t.c:4:28]> f(c); }) + 1); });
+  *__extension__ ({ <CALL p(...) in k [t.c:5]> p(); }) = c ? __extension__ ({ <CALL f(...) in k [t.c:5:14]> f(1); }) : __extension__ ({ <CALL f(...) in k [t.c:5:21]> f(2); });
+  for (n = 0; n < __extension__ ({ <CALL f(...) in k [t.c:6]> f(c); }); n++) {}
+  return __extension__ ({ <CALL f(...) in k [t.c:7]> f(c); }) + 1;
+}
+)";
+  EXPECT_EQ(expected, instrument(input, "include call"));
+}
+
+TEST(Rewrite, CxxCallsReturningObjectsOrReferencesStayOutOfExpressions) {
+  const char *input = R"(#include <string>
+int &at(int i);
+std::string name(int i);
+constexpr int twice(int x) { return 2 * x; }
+int use(int i) {
+  constexpr int k = twice(3);
+  static int once = twice(i);
+  at(i) = k + once;
+  return static_cast<int>(name(i).size()) + noexcept(twice(i));
+}
+)";
+  auto sel = parse_selection("include call", "sel");
+  FileResult r = run_on_text(input, "t.cpp", {}, sel.selection, true);
+  ASSERT_EQ("", r.error);
+  std::vector<std::string> seen;
+  for (const auto &c : r.candidates)
+    if (c.kind == Kind::Call) seen.push_back(c.callee + ": " + c.skipped);
+  std::vector<std::string> expected = {
+      "twice: ", // the static local's initialiser, evaluated once; not constexpr k's
+      "at: inside an expression, returning an object or a reference",
+      "std::basic_string<char>::size: ", // a scalar: fine inside the expression
+      "name: inside an expression, returning an object or a reference"};
+  EXPECT_EQ(expected, seen);
+}
+
+TEST(Rewrite, WhiteBoxLoopsOpenPerIterationAndMacrosAreLeftAlone) {
+  const char *input = R"(#define TWICE(x) do { x; x; } while (0)
+void k(int n, int *a) {
+  for (int i = 0; i < n; i++) a[i] = i;
+  while (n--) { if (n == 3) continue; a[n] += 1; }
+  TWICE(a[0]++);
+}
+)";
+  const char *expected = R"(#define TWICE(x) do { x; x; } while (0)
+void k(int n, int *a) {
+  for (int i = 0; i < n; i++) { <LOOP for loop in k [t.c:3]> a[i] = i; }
+  while (n--) { <LOOP while loop in k [t.c:4]> if (n == 3) continue; a[n] += 1; }
+  TWICE(a[0]++);
+}
+)";
+  EXPECT_EQ(expected, instrument(input, "include loop mode=whitebox"));
+}
+
+TEST(Rewrite, ProceduresSkipSmallAndInlineFunctionsButNotMain) {
+  const char *input = R"(static inline int sq(int x) { int y = x * x; x = y; return y; }
+static int one(void) { return 1; }
+static int three(int a) { a++; a++; return a; }
+int main(void) { return 0; }
+)";
+  const char *expected = R"(static inline int sq(int x) { int y = x * x; x = y; return y; }
+static int one(void) { return 1; }
+static int three(int a) { <PROC three(...) [t.c:3]> a++; a++; return a; }
+int main(void) { <PROC main(...) [t.c:4]> return 0; }
+)";
+  EXPECT_EQ(expected, instrument(input, "default"));
+}
+
+TEST(Rewrite, CxxUsesScopesAndSkipsConstexprLambdasAndTemplateInstances) {
+  const char *input = R"(template <class T> T twice(T x) { T y = x; y += x; return y; }
+constexpr int cube(int x) { int y = x * x; y *= x; return y; }
+int run(int n) {
+  auto add = [](int a) { int b = a; b++; return b; };
+  int s = 0;
+  for (int i = 0; i < n; i++) s += add(i);
+  return twice(s) + twice(1.0) + cube(2);
+}
+)";
+  const char *expected =
+      R"(template <class T> T twice(T x) { <PROC twice(...) [t.cpp:1]> T y = x; y += x; return y; }
+constexpr int cube(int x) { int y = x * x; y *= x; return y; }
+int run(int n) { <PROC run(...) [t.cpp:3]>
+  auto add = [](int a) { int b = a; b++; return b; };
+  int s = 0;
+  { <LOOP for loop in run [t.cpp:6]> for (int i = 0; i < n; i++) s += add(i); }
+  return twice(s) + twice(1.0) + cube(2);
+}
+)";
+  EXPECT_EQ(expected, instrument(input, "default", "t.cpp"));
+}
+
+TEST(Rewrite, LoopsThatAJumpCouldEnterAreLeftAlone) {
+  const char *input = R"(int d(int n, int *a) {
+  int i = 0;
+  switch (n % 2) {
+  case 0:
+    while (i < n) {
+  case 1:
+      a[i++] = 0;
+    }
+  }
+  return i;
+}
+)";
+  auto sel = parse_selection("include loop", "sel");
+  FileResult r = run_on_text(input, "t.c", {}, sel.selection, false);
+  ASSERT_EQ("", r.error);
+  ASSERT_EQ(2u, r.candidates.size()); // the PROC, not selected, and the loop
+  EXPECT_EQ(Kind::Loop, r.candidates[1].kind);
+  EXPECT_EQ("a jump could enter the loop", r.candidates[1].skipped);
+}
+
+TEST(Rewrite, LoopsAfterAPragmaAndC90DeclarationsAreLeftAlone) {
+  const char *input = R"(int f(int);
+int p(int n, int *a) {
+  int i;
+#pragma GCC unroll 4
+  for (i = 0; i < n; i++) a[i] = 0;
+  while (n > 0) n--;
+  return n;
+}
+int q(int c) {
+  int y = f(c);
+  return y;
+}
+)";
+  const char *expected = R"(int f(int);
+int p(int n, int *a) {
+  int i;
+#pragma GCC unroll 4
+  for (i = 0; i < n; i++) a[i] = 0;
+  { <LOOP while loop in p [t.c:6]> while (n > 0) n--; }
+  return n;
+}
+int q(int c) {
+  int y = f(c);
+  return y;
+}
+)";
+  auto sel = parse_selection("include loop\ninclude call", "sel");
+  FileResult r = run_on_text(input, "t.c", {"-std=c89"}, sel.selection, true);
+  ASSERT_EQ("", r.error);
+  std::string out = r.output.substr(prelude("t.c").size());
+  EXPECT_EQ(expected, abbreviate(out.substr(0, out.find("\n/* idb-instrument: this file"))));
+}
+
+TEST(Rewrite, LabelsOnlyMatterWhenAGotoOutsideNamesThem) {
+  const char *input = R"(int g(int n) {
+  int i, s = 0;
+  for (i = 0; i < n; i++) {
+    if (i == 2) goto next;
+    s += i;
+  next:
+    s++;
+  }
+  if (n > 5) goto inside;
+  while (s > 10) {
+  inside:
+    s -= 3;
+  }
+  return s;
+}
+)";
+  auto sel = parse_selection("include loop", "sel");
+  FileResult r = run_on_text(input, "t.c", {}, sel.selection, false);
+  ASSERT_EQ("", r.error);
+  ASSERT_EQ(3u, r.candidates.size());
+  EXPECT_EQ("", r.candidates[1].skipped);
+  EXPECT_EQ("a jump could enter the loop", r.candidates[2].skipped);
+}
+
+TEST(Rewrite, InstrumentedFileIsRefused) {
+  auto sel = default_selection();
+  FileResult first = run_on_text("int main(void) { return 0; }\n", "m.c", {}, sel, true);
+  ASSERT_EQ("", first.error);
+  // The output names idb/probe.h, which this parse need not find: the marker is checked
+  // before anything else.
+  FileResult again = run_on_text(first.output, "m.c", {"-I" IDB_PROBE_INCLUDE}, sel, true);
+  EXPECT_EQ("m.c is already instrumented (it starts with idb-instrument's marker); "
+            "instrument the original source",
+            again.error);
+}
+
+TEST(Rewrite, CodeThatDoesNotCompileIsAnError) {
+  FileResult r = run_on_text("int main(void) { return undeclared; }\n", "bad.c", {},
+                             default_selection(), true);
+  EXPECT_EQ("bad.c does not compile (Clang's errors are above)", r.error);
+  EXPECT_EQ("", r.output);
+}

@@ -1,0 +1,28 @@
+// Helpers the MPI tests share to look into a profile: a rank's CFH, a node by its path of
+// probe labels, and the byte size of each section type in a profile file.
+#pragma once
+
+#include "idb/profile.hpp"
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+namespace idb::test {
+
+// The default CFH of `rank`'s thread 0, or nullptr.
+const idb::profile::Cfh *rank_cfh(const idb::profile::Profile &p, int rank);
+
+// The node whose path of probe labels below the root is `path` ("step;MPI_Send"), or
+// nullptr.
+const idb::profile::Node *node_at(const idb::profile::Profile &p, const idb::profile::Cfh &cfh,
+                                  const std::string &path);
+
+// Number of children of the node at `path`; -1 when there is no such node.
+int child_count(const idb::profile::Profile &p, const idb::profile::Cfh &cfh,
+                const std::string &path);
+
+// Bytes per section type (header included) of the profile file at `path`.
+std::map<std::uint32_t, std::uint64_t> section_bytes(const std::string &path);
+
+} // namespace idb::test

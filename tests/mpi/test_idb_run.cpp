@@ -1,0 +1,143 @@
+// `idb run` end to end: a four-rank MPI run stored as one run with its rank count,
+// command and attributes; the imbalance query naming the deliberately slow rank; per-rank
+// profiles combined into one run; a program without mpirun; and the failures (usage, a
+// program that cannot start, a database that cannot be written) that must lose nothing.
+#include "mpi_launch.hpp"
+
+#include "idb/store.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace {
+
+using idb::test::CommandResult;
+using idb::test::run_command;
+using idb::test::TempDir;
+
+constexpr int kSlowRank = 2;
+
+CommandResult idb_run(const TempDir &dir, const std::vector<std::string> &options,
+                      const std::vector<std::string> &program, const idb::test::Env &env = {}) {
+  std::vector<std::string> argv{IDB_TEST_CLI, "run", "--db", dir.file("runs.db")};
+  argv.insert(argv.end(), options.begin(), options.end());
+  argv.emplace_back("--");
+  argv.insert(argv.end(), program.begin(), program.end());
+  return run_command(dir, argv, env);
+}
+
+std::string cell(const TempDir &dir, const std::string &sql) {
+  auto db = idb::store::open(dir.file("runs.db"));
+  auto result = idb::store::query(*db, sql);
+  if (result.rows.empty() || !result.rows[0][0]) return "<none>";
+  return *result.rows[0][0];
+}
+
+TEST(IdbRun, StoresAnMpiRunWithRanksCommandAndAttributes) {
+  TempDir dir;
+  CommandResult r = idb_run(
+      dir, {"-n", "4", "--mpirun-arg", "--oversubscribe", "--label", "four", "--attr", "mesh=12"},
+      {IDB_TEST_COMM_PATTERN, "10"});
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("stored four (4 ranks, 4 CFHs"), std::string::npos) << r.output;
+  EXPECT_EQ(cell(dir, "SELECT nprocs FROM runs WHERE label = 'four'"), "4");
+  EXPECT_EQ(cell(dir, "SELECT count(*) FROM cfh_instances"), "4");
+  EXPECT_EQ(cell(dir, "SELECT value FROM run_attributes WHERE key = 'mesh'"), "12");
+  std::string command = cell(dir, "SELECT value FROM run_attributes WHERE key = 'command'");
+  EXPECT_EQ(command.rfind("mpirun -np 4 --oversubscribe ", 0), 0u) << command;
+  EXPECT_NE(command.find("idb_mpi_comm_pattern 10"), std::string::npos) << command;
+}
+
+TEST(IdbRun, TheImbalanceQueryNamesTheSlowRank) {
+  TempDir dir;
+  CommandResult r = idb_run(dir, {"-n", "4", "--mpirun-arg", "--oversubscribe", "--label", "imb"},
+                            {IDB_TEST_COMM_PATTERN, "20", std::to_string(kSlowRank)});
+  ASSERT_EQ(r.status, 0) << r.output;
+  CommandResult q =
+      run_command(dir, {IDB_TEST_CLI, "query", "imbalance", "--db", dir.file("runs.db"), "--param",
+                        "run=imb", "--format", "csv"});
+  ASSERT_EQ(q.status, 0) << q.output;
+  // The row of LOOP probe 3 "compute": its last column is the rank of the maximum.
+  std::size_t at = q.output.find("\n3,compute,");
+  ASSERT_NE(at, std::string::npos) << q.output;
+  std::string row = q.output.substr(at + 1, q.output.find('\n', at + 1) - at - 1);
+  EXPECT_EQ(row.substr(row.rfind(',') + 1), std::to_string(kSlowRank)) << row;
+}
+
+TEST(IdbRun, PerRankProfilesBecomeOneRun) {
+  TempDir dir;
+  CommandResult r = idb_run(dir, {"-n", "4", "--mpirun-arg", "--oversubscribe", "--label", "pr"},
+                            {IDB_TEST_COMM_PATTERN, "5"}, {{"IDB_MPI_MODE", "rank"}});
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(cell(dir, "SELECT nprocs FROM runs WHERE label = 'pr'"), "4");
+  EXPECT_EQ(cell(dir, "SELECT count(DISTINCT rank) FROM cfh_instances"), "4");
+}
+
+TEST(IdbRun, RunsAProgramWithoutMpirun) {
+  TempDir dir;
+  CommandResult r = idb_run(dir, {"--label", "alone"}, {IDB_TEST_COMM_PATTERN, "3"});
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(cell(dir, "SELECT nprocs FROM runs WHERE label = 'alone'"), "1");
+}
+
+TEST(IdbRun, UsageErrorsExitWithTwo) {
+  TempDir dir;
+  EXPECT_EQ(run_command(dir, {IDB_TEST_CLI, "run"}).status, 2);
+  EXPECT_EQ(run_command(dir, {IDB_TEST_CLI, "run", "-n", "zero", "--", "true"}).status, 2);
+  EXPECT_EQ(run_command(dir, {IDB_TEST_CLI, "run", "--attr", "novalue", "--", "true"}).status, 2);
+  CommandResult r = run_command(dir, {IDB_TEST_CLI, "run", "--bogus", "--", "true"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.output.find("unknown option --bogus"), std::string::npos) << r.output;
+}
+
+TEST(IdbRun, AProgramThatCannotStartIsReported) {
+  TempDir dir;
+  CommandResult r = idb_run(dir, {}, {dir.file("no-such-program")});
+  EXPECT_EQ(r.status, 127);
+  EXPECT_NE(r.output.find("cannot start"), std::string::npos) << r.output;
+  EXPECT_FALSE(std::filesystem::exists(dir.file("runs.db")));
+}
+
+TEST(IdbRun, AProfileThatCannotBeStoredIsKept) {
+  TempDir dir;
+  std::filesystem::create_directory(dir.file("runs.db")); // a folder: not a database
+  CommandResult r = idb_run(dir, {"--label", "kept"}, {IDB_TEST_COMM_PATTERN, "2"});
+  EXPECT_EQ(r.status, 1) << r.output;
+  std::size_t at = r.output.find("the profile is kept in ");
+  ASSERT_NE(at, std::string::npos) << r.output;
+  std::string folder = r.output.substr(at + 23, r.output.find('\n', at) - at - 23);
+  bool found = false;
+  for (const auto &entry : std::filesystem::directory_iterator(folder))
+    found = found || entry.path().extension() == ".idbprof";
+  EXPECT_TRUE(found) << folder;
+  std::filesystem::remove_all(folder);
+}
+
+} // namespace
+
+namespace {
+
+// A summary-mode run is stored as one CFH per thread for all ranks (rank -1), its mode
+// recorded, every node's cross-rank spread in node_spread.
+TEST(IdbRun, ASummaryProfileIsStoredWithItsSpread) {
+  TempDir dir;
+  CommandResult r = idb_run(dir, {"-n", "4", "--mpirun-arg", "--oversubscribe", "--label", "sum"},
+                            {IDB_TEST_COMM_PATTERN, "3"}, {{"IDB_MPI_MODE", "summary"}});
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(cell(dir, "SELECT nprocs FROM runs WHERE label = 'sum'"), "4");
+  EXPECT_EQ(cell(dir, "SELECT profile_mode FROM runs WHERE label = 'sum'"), "summary");
+  EXPECT_EQ(cell(dir, "SELECT min(rank) || ' ' || max(rank) || ' ' || min(summary) FROM "
+                      "cfh_instances"),
+            "-1 -1 1");
+  EXPECT_EQ(cell(dir, "SELECT count(*) FROM node_spread WHERE quantity = 'total' AND ranks = 4 "
+                      "AND node = 0"),
+            cell(dir, "SELECT count(*) FROM cfh_instances"))
+      << "every rank reached every root";
+  EXPECT_EQ(cell(dir, "SELECT count(*) / 5 FROM node_spread"),
+            cell(dir, "SELECT count(*) FROM nodes"));
+}
+
+} // namespace
