@@ -19,12 +19,12 @@ ChartData chart_data(const RunSummary &summary, const ChartRequest &request) {
   for (std::size_t r = 0; r < summary.ranks.size(); ++r) {
     if (request.rank && *request.rank != summary.ranks[r]) continue;
     ChartSeries &s = chart.series.emplace_back();
-    s.name = "rank " + std::to_string(summary.ranks[r]);
+    s.name = rank_name(summary.ranks[r]);
     for (const ProbeSummary *p : probes)
       s.values.push_back(metric_value(p->per_rank[r], request.metric));
   }
-  chart.title = chart.y_title + (request.rank ? " on rank " + std::to_string(*request.rank)
-                                              : std::string(" per rank"));
+  chart.title =
+      chart.y_title + (request.rank ? ", " + rank_name(*request.rank) : std::string(" per rank"));
   return chart;
 }
 

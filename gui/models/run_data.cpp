@@ -61,6 +61,10 @@ RunSummary summarize(const RunData &run) {
 
 } // namespace
 
+std::string rank_name(int rank) {
+  return rank < 0 ? std::string("all ranks (summary)") : "rank " + std::to_string(rank);
+}
+
 std::string metric_name(Metric metric) {
   switch (metric) {
   case Metric::total:

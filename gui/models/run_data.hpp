@@ -15,6 +15,10 @@
 
 namespace idb::gui {
 
+// "rank 3"; "all ranks (summary)" for rank -1, the CFHs of a summary-mode run, which
+// hold every rank merged (docs/schema.md).
+std::string rank_name(int rank);
+
 // What a chart's Y axis shows for a probe (DESIGN §8).
 enum class Metric { total, cpu, range, sdev, count, noise, corrected };
 

@@ -75,7 +75,7 @@ void ChartView::setRun(RunDataPtr run) {
   rank_->clear();
   rank_->addItem(tr("all (a series each)"), QVariant());
   for (int r : run->summary.ranks)
-    rank_->addItem(tr("rank %1").arg(r), r);
+    rank_->addItem(QString::fromStdString(rank_name(r)), r);
   legend_.setProbes(run->summary, same ? 0 : kFirstChecked);
   if (same) {
     for (std::int32_t id : checked)

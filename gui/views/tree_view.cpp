@@ -45,8 +45,8 @@ void CfhTreeView::setRun(RunDataPtr run) {
                 -1);
   const auto &cfhs = run_->profile.cfhs;
   for (std::size_t i = 0; i < cfhs.size(); ++i)
-    cfh_->addItem(tr("rank %1, thread %2: %3")
-                      .arg(cfhs[i].rank)
+    cfh_->addItem(tr("%1, thread %2: %3")
+                      .arg(QString::fromStdString(rank_name(cfhs[i].rank)))
                       .arg(cfhs[i].thread)
                       .arg(QString::fromStdString(cfhs[i].name)),
                   int(i));

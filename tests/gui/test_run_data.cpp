@@ -43,6 +43,18 @@ TEST(RunData, SummarizesEveryProbePerRank) {
   EXPECT_EQ(run.summary.probe(99), nullptr);
 }
 
+TEST(RunData, NamesASummaryRunsRanks) {
+  profile::Profile p = test::gui_profile();
+  p.cfhs.resize(1);
+  p.cfhs[0].rank = -1; // a summary-mode run: one CFH for every rank
+  gui::RunData run = gui::summarize_run("summary", p, {});
+  EXPECT_EQ(run.summary.ranks, (std::vector<int>{-1}));
+  gui::ChartData c = gui::chart_data(run.summary, {{2}, gui::Metric::total, {}});
+  ASSERT_EQ(c.series.size(), 1u);
+  EXPECT_EQ(c.series[0].name, "all ranks (summary)");
+  EXPECT_EQ(gui::rank_name(3), "rank 3");
+}
+
 TEST(RunData, ListsAProbesRows) {
   gui::RunData run = small_run();
   store::QueryResult rows = gui::probe_rows(run, 3);
