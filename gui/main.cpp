@@ -1,0 +1,67 @@
+// idb-gui: the Qt front end. `idb-gui` asks for a database; `idb-gui --db URL` opens one
+// (a SQLite path or a postgresql:// URL, the password from PGPASSWORD or ~/.pgpass);
+// `idb-gui [--db URL] FILE.edf` opens an experiment (--db overrides the file's database);
+// `--screenshot OUT.png --view runs|tree|chart|sql|coalesce|compare` renders a view
+// offscreen and exits.
+#include "main_window.hpp"
+#include "screenshot.hpp"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QSettings>
+#include <QTimer>
+
+#include <cstdio>
+
+namespace {
+
+int fail(const QString &message) {
+  std::fprintf(stderr, "idb-gui: %s\n", qPrintable(message));
+  return 2;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  QApplication app(argc, argv);
+  QApplication::setApplicationName(QStringLiteral("idb-gui"));
+  QApplication::setOrganizationName(QStringLiteral("IDB"));
+  QCommandLineParser cli;
+  cli.setApplicationDescription(QStringLiteral("IDB: explore the runs of an IDB database"));
+  cli.addHelpOption();
+  cli.addOptions({{"db", "The database: a SQLite file or postgresql://user@host:port/db.", "URL"},
+                  {"run", "The run to show first (default: the first).", "LABEL"},
+                  {"screenshot", "Render --view to this PNG offscreen and exit.", "OUT.png"},
+                  {"view", "What --screenshot shows: runs, chart, tree, sql, coalesce or compare.",
+                   "NAME", "runs"},
+                  {"query", "The canned query of --view sql.", "NAME", "hottest_procedures"}});
+  cli.addPositionalArgument("FILE.edf", "An experiment definition file to open.", "[FILE.edf]");
+  cli.process(app);
+  const QStringList files = cli.positionalArguments();
+  if (files.size() > 1) return fail(QStringLiteral("one experiment at a time"));
+  const QString edf = files.value(0);
+  const QString view = cli.value("view");
+  if (!idb::gui::knownView(view))
+    return fail(QStringLiteral("--view must be runs, chart, tree, sql, coalesce or compare, not "
+                               "'%1'")
+                    .arg(view));
+  const bool experiment_view = idb::gui::experimentView(view);
+  if (cli.isSet("screenshot") && experiment_view && edf.isEmpty())
+    return fail(QStringLiteral("--view %1 needs an experiment file").arg(view));
+  if (cli.isSet("screenshot") && !experiment_view && !cli.isSet("db"))
+    return fail(QStringLiteral("--screenshot --view %1 needs --db").arg(view));
+
+  QSettings settings;
+  idb::gui::MainWindow window(settings);
+  window.resize(1280, 820);
+  if (cli.isSet("screenshot")) {
+    window.setAttribute(Qt::WA_DontShowOnScreen);
+    idb::gui::takeScreenshot(window, {cli.value("screenshot"), view, cli.value("query")});
+  }
+  window.show();
+  if (cli.isSet("db")) window.openDatabase(cli.value("db"), cli.value("run"));
+  if (!edf.isEmpty()) window.openExperiment(edf, cli.value("db"));
+  if (!cli.isSet("db") && edf.isEmpty())
+    QTimer::singleShot(0, &window, &idb::gui::MainWindow::askForDatabase);
+  return QApplication::exec();
+}

@@ -1,0 +1,101 @@
+// The table model (table_model.hpp).
+#include "table_model.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+
+namespace idb::gui {
+
+namespace {
+
+double as_number(const store::Cell &cell) {
+  return cell ? std::strtod(cell->c_str(), nullptr) : 0.0;
+}
+
+} // namespace
+
+TableModel::TableModel(QObject *parent) : QAbstractTableModel(parent) {}
+
+void TableModel::setTable(store::QueryResult table) {
+  beginResetModel();
+  table_ = std::move(table);
+  table_.numeric.resize(table_.columns.size(), false);
+  for (auto &row : table_.rows)
+    row.resize(table_.columns.size());
+  endResetModel();
+}
+
+int TableModel::column(const std::string &name) const {
+  auto it = std::find(table_.columns.begin(), table_.columns.end(), name);
+  return it == table_.columns.end() ? -1 : int(it - table_.columns.begin());
+}
+
+int TableModel::rowCount(const QModelIndex &parent) const {
+  return parent.isValid() ? 0 : int(table_.rows.size());
+}
+
+int TableModel::columnCount(const QModelIndex &parent) const {
+  return parent.isValid() ? 0 : int(table_.columns.size());
+}
+
+QVariant TableModel::data(const QModelIndex &index, int role) const {
+  if (!checkIndex(index, CheckIndexOption::IndexIsValid)) return {};
+  const store::Cell &cell = table_.rows[std::size_t(index.row())][std::size_t(index.column())];
+  const bool numeric = table_.numeric[std::size_t(index.column())];
+  switch (role) {
+  case Qt::DisplayRole:
+  case Qt::ToolTipRole:
+    return cell ? QString::fromStdString(*cell) : QString();
+  case kValueRole:
+    if (!cell) return {};
+    return numeric ? QVariant(as_number(cell)) : QVariant(QString::fromStdString(*cell));
+  case Qt::TextAlignmentRole:
+    return numeric ? int(Qt::AlignRight | Qt::AlignVCenter) : int(Qt::AlignLeft | Qt::AlignVCenter);
+  default:
+    return {};
+  }
+}
+
+QVariant TableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (role != Qt::DisplayRole) return {};
+  if (orientation == Qt::Vertical) return section + 1;
+  if (section < 0 || std::size_t(section) >= table_.columns.size()) return {};
+  return QString::fromStdString(table_.columns[std::size_t(section)]);
+}
+
+void TableModel::sort(int column, Qt::SortOrder order) {
+  if (column < 0 || column >= columnCount()) return;
+  const auto c = std::size_t(column);
+  const bool numeric = table_.numeric[c];
+  const auto &rows = table_.rows;
+  auto less = [&](std::size_t a, std::size_t b) {
+    const store::Cell &x = rows[a][c], &y = rows[b][c];
+    if (!x || !y) return !x && y; // NULL first
+    return numeric ? as_number(x) < as_number(y) : *x < *y;
+  };
+  std::vector<std::size_t> order_of(rows.size()); // new place → old place
+  for (std::size_t i = 0; i < order_of.size(); ++i)
+    order_of[i] = i;
+  if (order == Qt::AscendingOrder)
+    std::stable_sort(order_of.begin(), order_of.end(), less);
+  else
+    std::stable_sort(order_of.begin(), order_of.end(),
+                     [&](std::size_t a, std::size_t b) { return less(b, a); });
+  emit layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
+  std::vector<std::vector<store::Cell>> sorted;
+  std::vector<int> place(rows.size()); // old place → new place
+  sorted.reserve(rows.size());
+  for (std::size_t i = 0; i < order_of.size(); ++i) {
+    sorted.push_back(std::move(table_.rows[order_of[i]]));
+    place[order_of[i]] = int(i);
+  }
+  table_.rows = std::move(sorted);
+  const QModelIndexList before = persistentIndexList();
+  QModelIndexList after;
+  for (const QModelIndex &i : before)
+    after.push_back(index(place[std::size_t(i.row())], i.column()));
+  changePersistentIndexList(before, after);
+  emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
+}
+
+} // namespace idb::gui

@@ -1,0 +1,157 @@
+// The generic tree model (tree_model.hpp). Every index carries its row's index in
+// TreeData::rows as internal id; children_ lists each row's children in display order,
+// so sorting only permutes those lists.
+#include "tree_model.hpp"
+
+#include <algorithm>
+
+namespace idb::gui {
+
+TreeModel::TreeModel(QObject *parent) : QAbstractItemModel(parent), children_(1) {}
+
+void TreeModel::setTree(TreeData tree) {
+  beginResetModel();
+  tree_ = std::move(tree);
+  const std::size_t n = tree_.rows.size();
+  children_.assign(n + 1, {});
+  for (std::size_t i = 0; i < n; ++i) {
+    std::uint32_t p = tree_.rows[i].parent;
+    if (p >= i) p = kTreeTop; // kTreeTop, or a parent that does not precede the row
+    tree_.rows[i].parent = p;
+    tree_.rows[i].values.resize(tree_.columns.size());
+    children_[p == kTreeTop ? n : p].push_back(std::uint32_t(i));
+  }
+  updatePositions();
+  endResetModel();
+}
+
+void TreeModel::updatePositions() {
+  position_.assign(tree_.rows.size(), 0);
+  for (const auto &list : children_)
+    for (std::size_t i = 0; i < list.size(); ++i)
+      position_[list[i]] = int(i);
+}
+
+std::uint32_t TreeModel::itemOf(const QModelIndex &index) const {
+  return index.isValid() ? std::uint32_t(index.internalId()) : std::uint32_t(tree_.rows.size());
+}
+
+QModelIndex TreeModel::indexOfItem(std::uint32_t item, int column) const {
+  return createIndex(position_[item], column, quintptr(item));
+}
+
+QModelIndex TreeModel::index(int row, int column, const QModelIndex &parent) const {
+  if (row < 0 || column < 0 || column >= columnCount()) return {};
+  if (parent.isValid() && parent.column() != 0) return {};
+  const auto &list = children_[itemOf(parent)];
+  if (std::size_t(row) >= list.size()) return {};
+  return createIndex(row, column, quintptr(list[std::size_t(row)]));
+}
+
+QModelIndex TreeModel::parent(const QModelIndex &child) const {
+  if (!child.isValid()) return {};
+  std::uint32_t p = tree_.rows[itemOf(child)].parent;
+  return p == kTreeTop ? QModelIndex() : indexOfItem(p, 0);
+}
+
+int TreeModel::rowCount(const QModelIndex &parent) const {
+  if (parent.isValid() && parent.column() != 0) return 0;
+  if (children_.empty()) return 0;
+  return int(children_[itemOf(parent)].size());
+}
+
+int TreeModel::columnCount(const QModelIndex &) const {
+  return int(tree_.columns.size()) + 1;
+}
+
+QVariant TreeModel::data(const QModelIndex &index, int role) const {
+  if (!index.isValid()) return {};
+  const TreeRow &row = tree_.rows[itemOf(index)];
+  const int c = index.column();
+  if (role == kKeyRole) return QVariant::fromValue(qint64(row.key));
+  if (c == 0) {
+    if (role == Qt::DisplayRole || role == Qt::ToolTipRole)
+      return QString::fromStdString(row.label);
+    return {};
+  }
+  const double v = row.values[std::size_t(c - 1)];
+  switch (role) {
+  case Qt::DisplayRole:
+    return formatValue(v, tree_.columns[std::size_t(c - 1)].format);
+  case kValueRole:
+    return v;
+  case Qt::TextAlignmentRole:
+    return int(Qt::AlignRight | Qt::AlignVCenter);
+  default:
+    return {};
+  }
+}
+
+QVariant TreeModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+  if (section == 0) return QString::fromStdString(tree_.label_title);
+  if (section < 0 || section >= columnCount()) return {};
+  return QString::fromStdString(tree_.columns[std::size_t(section - 1)].title);
+}
+
+void TreeModel::sortChildren(int column, Qt::SortOrder order) {
+  auto key = [&](std::uint32_t item) {
+    return column == 0 ? 0.0 : tree_.rows[item].values[std::size_t(column - 1)];
+  };
+  auto less = [&](std::uint32_t a, std::uint32_t b) {
+    if (column == 0) return tree_.rows[a].label < tree_.rows[b].label;
+    return key(a) < key(b);
+  };
+  for (auto &list : children_) {
+    if (order == Qt::AscendingOrder)
+      std::stable_sort(list.begin(), list.end(), less);
+    else
+      std::stable_sort(list.begin(), list.end(),
+                       [&](std::uint32_t a, std::uint32_t b) { return less(b, a); });
+  }
+}
+
+void TreeModel::sort(int column, Qt::SortOrder order) {
+  if (column < 0 || column >= columnCount()) return;
+  emit layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
+  const QModelIndexList before = persistentIndexList();
+  sortChildren(column, order);
+  updatePositions();
+  QModelIndexList after;
+  after.reserve(before.size());
+  for (const QModelIndex &i : before)
+    after.push_back(indexOfItem(itemOf(i), i.column()));
+  changePersistentIndexList(before, after);
+  emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
+}
+
+QModelIndexList TreeModel::hotPath(int column) const {
+  QModelIndexList path;
+  if (column < 0 || column >= columnCount() || children_.empty()) return path;
+  std::uint32_t at = std::uint32_t(tree_.rows.size());
+  while (!children_[at].empty()) {
+    const auto &list = children_[at];
+    auto value = [&](std::uint32_t i) {
+      return column == 0 ? 0.0 : tree_.rows[i].values[std::size_t(column - 1)];
+    };
+    at = *std::max_element(list.begin(), list.end(), [&](std::uint32_t a, std::uint32_t b) {
+      return value(a) < value(b) || (value(a) == value(b) && a > b);
+    });
+    path.push_back(indexOfItem(at, 0));
+  }
+  return path;
+}
+
+QString formatValue(double value, Format format) {
+  switch (format) {
+  case Format::integer:
+    return QString::number(qint64(value));
+  case Format::seconds:
+    return QString::number(value, 'g', 6);
+  case Format::percent:
+    return QString::number(value, 'f', 1);
+  }
+  return {};
+}
+
+} // namespace idb::gui

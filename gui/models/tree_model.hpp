@@ -1,0 +1,77 @@
+// The one generic tree model of the GUI: any tree given as a TreeData value (rows whose
+// parents precede them, a label and numeric columns) shown through QAbstractItemModel,
+// sortable per column within each parent, with the path of largest children ("hot path")
+// for a view to expand. The CFH tree is one TreeData (cfh_tree.hpp); so can others be.
+#pragma once
+
+#include "roles.hpp"
+
+#include <QAbstractItemModel>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace idb::gui {
+
+enum class Format { integer, seconds, percent };
+
+struct TreeColumn {
+  std::string title;
+  Format format = Format::seconds;
+};
+
+struct TreeRow {
+  std::uint32_t parent = 0; // index into TreeData::rows; kTreeTop for a top-level row
+  std::string label;
+  std::vector<double> values; // one per TreeData::columns
+  std::int64_t key = 0;       // what the row stands for (the CFH tree: the probe id)
+};
+
+inline constexpr std::uint32_t kTreeTop = 0xFFFFFFFFu;
+
+struct TreeData {
+  std::string label_title; // header of the first (label) column
+  std::vector<TreeColumn> columns;
+  std::vector<TreeRow> rows; // parents precede children
+};
+
+class TreeModel : public QAbstractItemModel {
+  Q_OBJECT
+public:
+  explicit TreeModel(QObject *parent = nullptr);
+
+  // Replaces the whole tree (a model reset). Rows with a parent index out of range or not
+  // before them are shown at the top level.
+  void setTree(TreeData tree);
+  const TreeData &tree() const { return tree_; }
+
+  // From the top down, at each level the child with the largest value in `column` (a
+  // numeric column, counting the label as 0): the indexes a view expands to show it.
+  QModelIndexList hotPath(int column) const;
+
+  QModelIndex index(int row, int column, const QModelIndex &parent = {}) const override;
+  QModelIndex parent(const QModelIndex &child) const override;
+  int rowCount(const QModelIndex &parent = {}) const override;
+  int columnCount(const QModelIndex &parent = {}) const override;
+  QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+  QVariant headerData(int section, Qt::Orientation orientation,
+                      int role = Qt::DisplayRole) const override;
+  void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
+
+private:
+  std::uint32_t itemOf(const QModelIndex &index) const;
+  QModelIndex indexOfItem(std::uint32_t item, int column) const;
+  void sortChildren(int column, Qt::SortOrder order);
+  void updatePositions();
+
+  TreeData tree_;
+  std::vector<std::vector<std::uint32_t>> children_; // per row; the last entry: top level
+  std::vector<int> position_;                        // per row: its place among siblings
+};
+
+// A number as a cell shows it: integers in full, seconds with 6 significant digits,
+// percentages with one decimal.
+QString formatValue(double value, Format format);
+
+} // namespace idb::gui

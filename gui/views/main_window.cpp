@@ -1,0 +1,223 @@
+// The main window (main_window.hpp).
+#include "main_window.hpp"
+
+#include "connect_dialog.hpp"
+#include "connection.hpp"
+#include "csv.hpp"
+
+#include <QApplication>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QLabel>
+#include <QMenuBar>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace idb::gui {
+
+MainWindow::MainWindow(QSettings &settings, QWidget *parent)
+    : QMainWindow(parent), settings_(settings), banner_(new QLabel(this)),
+      tabs_(new QTabWidget(this)), runs_(new RunsView(this)), chart_(new ChartView(this)),
+      tree_(new CfhTreeView(this)), console_(new SqlConsole(this)),
+      experiment_(new ExperimentView(this)),
+      probe_title_(new QLabel(tr("Click a probe in the chart, legend or tree to see its rows."))) {
+  setWindowTitle(QStringLiteral("IDB"));
+  banner_->setStyleSheet(QStringLiteral("background:#fde2e1;color:#8a1c1c;padding:4px"));
+  banner_->setWordWrap(true);
+  banner_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  banner_->hide();
+  tabs_->addTab(runs_, tr("Runs"));
+  tabs_->addTab(chart_, tr("Chart"));
+  tabs_->addTab(tree_, tr("Tree"));
+  tabs_->addTab(console_, tr("SQL"));
+  tabs_->addTab(experiment_, tr("Experiment"));
+  auto *central = new QWidget(this);
+  auto *layout = new QVBoxLayout(central);
+  layout->setContentsMargins(4, 4, 4, 4);
+  layout->addWidget(banner_);
+  layout->addWidget(tabs_, 1);
+  setCentralWidget(central);
+  auto *rows = new QWidget;
+  auto *rows_layout = new QVBoxLayout(rows);
+  rows_layout->setContentsMargins(2, 2, 2, 2);
+  rows_layout->addWidget(probe_title_);
+  rows_layout->addWidget(makeTableView(&probe_rows_, rows));
+  auto *dock = new QDockWidget(tr("Probe rows"), this);
+  dock->setObjectName(QStringLiteral("probe_rows"));
+  dock->setWidget(rows);
+  addDockWidget(Qt::BottomDockWidgetArea, dock);
+  dock->hide(); // until a probe is clicked
+  rows_dock_ = dock;
+  makeMenus();
+  wire();
+  statusBar()->showMessage(tr("Not connected"));
+}
+
+void MainWindow::makeMenus() {
+  QMenu *file = menuBar()->addMenu(tr("&File"));
+  file->addAction(tr("&Connect…"), QKeySequence::Open, this, &MainWindow::askForDatabase);
+  file->addAction(tr("Open &experiment…"), this, [this] {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Experiment definition file"), {},
+                                                      tr("Experiments (*.edf);;All files (*)"));
+    if (!path.isEmpty()) openExperiment(path);
+  });
+  file->addAction(tr("Export chart as &PNG…"), this, [this] { exportChart(false); });
+  file->addAction(tr("Export chart as &SVG…"), this, [this] { exportChart(true); });
+  file->addAction(tr("Export table as &CSV…"), this, &MainWindow::exportTable);
+  file->addSeparator();
+  file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::quit);
+  QMenu *view = menuBar()->addMenu(tr("&View"));
+  view->addAction(tr("Expand &hot path"), this, [this] {
+    showView(View::tree);
+    tree_->expandHotPath();
+  });
+}
+
+void MainWindow::wire() {
+  connect(&store_, &StoreClient::opened, this, &MainWindow::opened);
+  connect(&store_, &StoreClient::runLoaded, this, &MainWindow::runLoaded);
+  connect(&store_, &StoreClient::queryDone, this, [this](const store::QueryResult &r) {
+    console_->showResult(r);
+    statusBar()->showMessage(tr("%1 rows").arg(r.rows.size()));
+    emit queryShown();
+  });
+  connect(&store_, &StoreClient::experimentLoaded, this, [this](const ExperimentPtr &e) {
+    experiment_->setExperiment(e);
+    showView(View::experiment);
+    statusBar()->showMessage(tr("Experiment %1: %2 entries")
+                                 .arg(QString::fromStdString(e->path))
+                                 .arg(e->entries.size()));
+    emit experimentShown();
+  });
+  connect(&store_, &StoreClient::failed, this, [this](const QString &what, const QString &message) {
+    showError(tr("%1 failed: %2").arg(what, message));
+  });
+  connect(runs_, &RunsView::runChosen, this, [this](const QString &label) {
+    statusBar()->showMessage(tr("Reading run %1…").arg(label));
+    store_.loadRun(label);
+  });
+  connect(console_, &SqlConsole::runRequested, this,
+          [this](const QString &sql, const store::KeyValues &params) {
+            banner_->hide();
+            store_.runQuery(sql, params);
+          });
+  connect(console_, &SqlConsole::error, this, &MainWindow::showError);
+  connect(chart_, &ChartView::probeClicked, this, &MainWindow::showProbe);
+  connect(tree_, &CfhTreeView::probeClicked, this, &MainWindow::showProbe);
+}
+
+void MainWindow::openDatabase(const QString &url, const QString &run) {
+  wanted_run_ = run;
+  run_.reset();
+  banner_->hide();
+  statusBar()->showMessage(
+      tr("Opening %1…").arg(url.startsWith("postgres") ? tr("the server") : url));
+  store_.open(url);
+}
+
+void MainWindow::opened(const QString &location, const store::QueryResult &runs) {
+  location_ = location;
+  if (!location.contains(QStringLiteral("://"))) addRecentFile(settings_, location);
+  setWindowTitle(QStringLiteral("IDB: %1").arg(location));
+  runs_->setRuns(runs);
+  statusBar()->showMessage(tr("%1: %2 runs").arg(location).arg(runs.rows.size()));
+  emit databaseOpened();
+  if (runs.rows.empty()) return;
+  const QString first = QString::fromStdString(runs.rows.front().front().value_or(""));
+  runs_->chooseRun(wanted_run_.isEmpty() ? first : wanted_run_);
+}
+
+void MainWindow::runLoaded(const RunDataPtr &run) {
+  run_ = run;
+  runs_->setAttributes(run->attributes);
+  chart_->setRun(run);
+  tree_->setRun(run);
+  console_->setRun(run);
+  probe_rows_.setTable({});
+  const QString label = QString::fromStdString(run->label);
+  if (!run->complete) {
+    statusBar()->showMessage(tr("%1: run %2, rank %3 shown; reading the other ranks…")
+                                 .arg(location_, label)
+                                 .arg(run->summary.ranks.front()));
+    emit firstLookShown();
+    return;
+  }
+  statusBar()->showMessage(tr("%1: run %2, %3 CFHs, %4 probes")
+                               .arg(location_, label)
+                               .arg(run->profile.cfhs.size())
+                               .arg(run->summary.probes.size()));
+  emit runShown();
+}
+
+void MainWindow::openExperiment(const QString &path, const QString &override) {
+  banner_->hide();
+  statusBar()->showMessage(tr("Reading the runs of %1…").arg(path));
+  store_.openExperiment(path, override);
+}
+
+void MainWindow::showView(View view) {
+  QWidget *pages[] = {runs_, chart_, tree_, console_, experiment_};
+  tabs_->setCurrentWidget(pages[int(view)]);
+}
+
+void MainWindow::showProbe(qint64 probe) {
+  if (!run_) return;
+  probe_rows_.setTable(probe_rows(*run_, std::int32_t(probe)));
+  rows_dock_->show();
+  probe_title_->setText(
+      tr("Rows of %1 (%2 nodes)")
+          .arg(QString::fromStdString(profile::probe_label(run_->profile, std::int32_t(probe))))
+          .arg(probe_rows_.rowCount()));
+}
+
+QString MainWindow::errorText() const {
+  return banner_->isVisible() ? banner_->text() : QString();
+}
+
+void MainWindow::showError(const QString &message) {
+  banner_->setText(message);
+  banner_->show();
+  statusBar()->showMessage(message);
+  emit errorShown(message);
+}
+
+void MainWindow::askForDatabase() {
+  ConnectDialog dialog(settings_, this);
+  if (dialog.exec() == QDialog::Accepted) {
+    const QString url = dialog.url();
+    if (url.isEmpty())
+      showError(tr("no database given"));
+    else
+      openDatabase(url);
+  }
+}
+
+void MainWindow::exportChart(bool svg) {
+  ChartPanel *panel = chart_->panel();
+  if (tabs_->currentWidget() == console_) panel = console_->chartPanel();
+  if (tabs_->currentWidget() == experiment_) panel = experiment_->panel();
+  const QString path = QFileDialog::getSaveFileName(
+      this, tr("Export chart"), svg ? QStringLiteral("chart.svg") : QStringLiteral("chart.png"),
+      svg ? tr("SVG (*.svg)") : tr("PNG (*.png)"));
+  if (path.isEmpty()) return;
+  QString error;
+  if (!(svg ? panel->saveSvg(path, error) : panel->savePng(path, error))) showError(error);
+}
+
+void MainWindow::exportTable() {
+  QAbstractItemModel *model = &chart_->data(); // the chart's numbers, by default
+  bool categories = true;
+  if (tabs_->currentWidget() == runs_) model = &runs_->runs(), categories = false;
+  if (tabs_->currentWidget() == console_) model = &console_->result(), categories = false;
+  if (tabs_->currentWidget() == experiment_) model = &experiment_->table(), categories = false;
+  const QString path = QFileDialog::getSaveFileName(this, tr("Export table"),
+                                                    QStringLiteral("table.csv"), tr("CSV (*.csv)"));
+  if (path.isEmpty()) return;
+  QString error;
+  if (!writeCsv(*model, path, error, categories)) showError(error);
+}
+
+} // namespace idb::gui

@@ -1,0 +1,86 @@
+// The main window of idb-gui: one tab per view (runs, chart, tree, SQL, experiment), the rows of
+// the probe last clicked in a panel below, errors in a banner at the top. It wires the views to the
+// store worker; every database call goes through the worker, off the GUI thread.
+#pragma once
+
+#include "chart_view.hpp"
+#include "experiment_view.hpp"
+#include "runs_view.hpp"
+#include "sql_console.hpp"
+#include "store_worker.hpp"
+#include "tree_view.hpp"
+
+#include <QMainWindow>
+
+class QDockWidget;
+class QLabel;
+class QSettings;
+class QTabWidget;
+class QTableView;
+
+namespace idb::gui {
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+public:
+  enum class View { runs, chart, tree, sql, experiment };
+
+  explicit MainWindow(QSettings &settings, QWidget *parent = nullptr);
+
+  // Opens `url` in the worker; the first run (or `run`, when given) is then shown.
+  void openDatabase(const QString &url, const QString &run = {});
+  // Reads the experiment `path` in the worker and shows it (its database: `override` when
+  // not empty, else the file's own, else the database open in the window).
+  void openExperiment(const QString &path, const QString &override = {});
+  // Asks for a database with the connect dialog and opens it.
+  void askForDatabase();
+  void showView(View view);
+  // Shows the rows of `probe` in the run shown.
+  void showProbe(qint64 probe);
+
+  RunsView *runsView() const { return runs_; }
+  ChartView *chartView() const { return chart_; }
+  CfhTreeView *treeView() const { return tree_; }
+  SqlConsole *console() const { return console_; }
+  ExperimentView *experimentView() const { return experiment_; }
+  TableModel &probeRows() { return probe_rows_; }
+  StoreClient &store() { return store_; }
+  QString errorText() const; // the banner's text; empty when no error is shown
+  RunDataPtr run() const { return run_; }
+
+signals:
+  void databaseOpened();
+  // A large run's lowest rank is shown while the rest is read (StoreClient::loadRun).
+  void firstLookShown();
+  // The whole run is shown.
+  void runShown();
+  void queryShown();
+  void experimentShown();
+  void errorShown(const QString &message);
+
+private:
+  void makeMenus();
+  void wire();
+  void showError(const QString &message);
+  void opened(const QString &location, const store::QueryResult &runs);
+  void runLoaded(const RunDataPtr &run);
+  void exportChart(bool svg);
+  void exportTable();
+
+  QSettings &settings_;
+  StoreClient store_;
+  RunDataPtr run_;
+  QString location_, wanted_run_;
+  QLabel *banner_;
+  QTabWidget *tabs_;
+  RunsView *runs_;
+  ChartView *chart_;
+  CfhTreeView *tree_;
+  SqlConsole *console_;
+  ExperimentView *experiment_;
+  TableModel probe_rows_;
+  QLabel *probe_title_;
+  QDockWidget *rows_dock_ = nullptr;
+};
+
+} // namespace idb::gui

@@ -1,0 +1,77 @@
+// The runs view (runs_view.hpp).
+#include "runs_view.hpp"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace idb::gui {
+
+QTableView *makeTableView(QAbstractItemModel *model, QWidget *parent) {
+  auto *view = new QTableView(parent);
+  view->setModel(model);
+  view->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder); // rows as they came
+  view->setSortingEnabled(true);
+  view->setSelectionBehavior(QAbstractItemView::SelectRows);
+  view->setSelectionMode(QAbstractItemView::SingleSelection);
+  view->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  view->setAlternatingRowColors(true);
+  view->horizontalHeader()->setStretchLastSection(true);
+  view->verticalHeader()->setDefaultSectionSize(22);
+  return view;
+}
+
+namespace {
+
+QWidget *titled(const QString &title, QWidget *content) {
+  auto *box = new QWidget;
+  auto *layout = new QVBoxLayout(box);
+  layout->setContentsMargins(2, 2, 2, 2);
+  layout->addWidget(new QLabel(QStringLiteral("<b>%1</b>").arg(title)));
+  layout->addWidget(content);
+  return box;
+}
+
+} // namespace
+
+RunsView::RunsView(QWidget *parent)
+    : QWidget(parent), runs_view_(makeTableView(&runs_, this)),
+      attributes_view_(makeTableView(&attributes_, this)) {
+  auto *split = new QSplitter(Qt::Horizontal, this);
+  split->addWidget(titled(tr("Runs"), runs_view_));
+  split->addWidget(titled(tr("Attributes of the chosen run"), attributes_view_));
+  split->setStretchFactor(0, 3);
+  split->setStretchFactor(1, 1);
+  auto *layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(split);
+  connect(runs_view_, &QTableView::clicked, this, [this](const QModelIndex &index) {
+    const int label = runs_.column("label");
+    if (label >= 0) emit runChosen(index.siblingAtColumn(label).data().toString());
+  });
+}
+
+void RunsView::setRuns(store::QueryResult runs) {
+  runs_.setTable(std::move(runs));
+  runs_view_->resizeColumnsToContents();
+}
+
+void RunsView::setAttributes(store::QueryResult attributes) {
+  attributes_.setTable(std::move(attributes));
+  attributes_view_->resizeColumnsToContents();
+}
+
+void RunsView::chooseRun(const QString &label) {
+  const int column = runs_.column("label");
+  for (int r = 0; column >= 0 && r < runs_.rowCount(); ++r) {
+    QModelIndex index = runs_.index(r, column);
+    if (index.data().toString() != label) continue;
+    runs_view_->selectRow(r);
+    emit runChosen(label);
+    return;
+  }
+}
+
+} // namespace idb::gui

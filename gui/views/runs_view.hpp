@@ -1,0 +1,39 @@
+// The runs of the database and the attributes of the chosen one, side by side. Choosing
+// a run asks for it; the view itself holds only the tables it is given.
+#pragma once
+
+#include "table_model.hpp"
+
+#include <QWidget>
+
+class QTableView;
+
+namespace idb::gui {
+
+class RunsView : public QWidget {
+  Q_OBJECT
+public:
+  explicit RunsView(QWidget *parent = nullptr);
+
+  void setRuns(store::QueryResult runs);
+  void setAttributes(store::QueryResult attributes);
+  // Selects the run with this label (a no-op when absent); emits runChosen.
+  void chooseRun(const QString &label);
+
+  TableModel &runs() { return runs_; }
+  TableModel &attributes() { return attributes_; }
+  QTableView *runsTable() const { return runs_view_; }
+  QTableView *attributesTable() const { return attributes_view_; }
+
+signals:
+  void runChosen(const QString &label);
+
+private:
+  TableModel runs_, attributes_;
+  QTableView *runs_view_, *attributes_view_;
+};
+
+// A read-only, sortable table view over `model`, as every grid of the GUI shows one.
+QTableView *makeTableView(QAbstractItemModel *model, QWidget *parent);
+
+} // namespace idb::gui

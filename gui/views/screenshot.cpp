@@ -1,0 +1,80 @@
+// Screenshots of the views (screenshot.hpp).
+#include "screenshot.hpp"
+
+#include "export.hpp"
+
+#include <QCoreApplication>
+#include <QTimer>
+
+#include <cstdio>
+
+namespace idb::gui {
+
+namespace {
+
+void finish(int code, const QString &message) {
+  if (!message.isEmpty()) std::fprintf(stderr, "idb-gui: %s\n", qPrintable(message));
+  QCoreApplication::exit(code);
+}
+
+void save(MainWindow &window, const QString &out) {
+  // Let layouts settle and charts paint once before the picture is taken.
+  QTimer::singleShot(300, &window, [&window, out] {
+    QString error;
+    if (saveWidgetPng(window, out, error))
+      finish(0, {});
+    else
+      finish(1, error);
+  });
+}
+
+} // namespace
+
+bool knownView(const QString &name) {
+  return name == "runs" || name == "chart" || name == "tree" || name == "sql" ||
+         experimentView(name);
+}
+
+bool experimentView(const QString &name) {
+  return name == "coalesce" || name == "compare";
+}
+
+void takeScreenshot(MainWindow &window, const ScreenshotRequest &request) {
+  QObject::connect(&window, &MainWindow::errorShown, &window,
+                   [](const QString &message) { finish(1, message); });
+  if (experimentView(request.view)) {
+    QObject::connect(&window, &MainWindow::experimentShown, &window, [&window, request] {
+      window.showView(MainWindow::View::experiment);
+      window.experimentView()->setMode(request.view == "coalesce" ? edf::Mode::coalesce
+                                                                  : edf::Mode::compare);
+      save(window, request.out);
+    });
+    return;
+  }
+  QObject::connect(&window, &MainWindow::runShown, &window, [&window, request] {
+    if (request.view == "sql") {
+      window.showView(MainWindow::View::sql);
+      if (!window.console()->chooseCanned(request.query))
+        return finish(1, QStringLiteral("no canned query named '%1'").arg(request.query));
+      window.console()->run();
+      return;
+    }
+    if (request.view == "chart") {
+      window.showView(MainWindow::View::chart);
+      window.showProbe(window.chartView()->legend().checkedProbes().back());
+    } else if (request.view == "tree") {
+      window.showView(MainWindow::View::tree);
+    } else {
+      window.showView(MainWindow::View::runs);
+    }
+    save(window, request.out);
+  });
+  QObject::connect(&window, &MainWindow::queryShown, &window,
+                   [&window, request] { save(window, request.out); });
+  QObject::connect(&window, &MainWindow::databaseOpened, &window, [&window] {
+    if (window.runsView()->runs().rowCount() == 0)
+      finish(1, QStringLiteral("the database holds no run to show"));
+  });
+}
+
+} // namespace idb::gui

@@ -1,0 +1,78 @@
+// The CFH tree view (tree_view.hpp).
+#include "tree_view.hpp"
+
+#include "cfh_tree.hpp"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+namespace idb::gui {
+
+CfhTreeView::CfhTreeView(QWidget *parent)
+    : QWidget(parent), cfh_(new QComboBox(this)), tree_(new QTreeView(this)) {
+  tree_->setModel(&model_);
+  tree_->setSortingEnabled(true);
+  tree_->setAlternatingRowColors(true);
+  tree_->setUniformRowHeights(true); // keeps large trees fast
+  tree_->header()->setSortIndicator(-1, Qt::DescendingOrder);
+  auto *hot = new QPushButton(tr("Expand hot path"), this);
+  auto *bar = new QHBoxLayout;
+  bar->addWidget(new QLabel(tr("CFH:")));
+  bar->addWidget(cfh_, 1);
+  bar->addWidget(hot);
+  auto *layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 4, 0, 0);
+  layout->addLayout(bar);
+  layout->addWidget(tree_, 1);
+  connect(hot, &QPushButton::clicked, this, &CfhTreeView::expandHotPath);
+  connect(cfh_, &QComboBox::activated, this, [this](int i) { showCfh(cfh_->itemData(i).toInt()); });
+  connect(tree_, &QTreeView::clicked, this,
+          [this](const QModelIndex &i) { emit probeClicked(i.data(kKeyRole).toLongLong()); });
+}
+
+void CfhTreeView::setRun(RunDataPtr run) {
+  run_ = std::move(run);
+  cfh_->clear();
+  cfh_->addItem(run_->complete
+                    ? tr("whole run (every CFH merged by probe path)")
+                    : tr("rank %1 (reading the other ranks…)")
+                          .arg(run_->summary.ranks.empty() ? 0 : run_->summary.ranks.front()),
+                -1);
+  const auto &cfhs = run_->profile.cfhs;
+  for (std::size_t i = 0; i < cfhs.size(); ++i)
+    cfh_->addItem(tr("%1, thread %2: %3")
+                      .arg(QString::fromStdString(rank_name(cfhs[i].rank)))
+                      .arg(cfhs[i].thread)
+                      .arg(QString::fromStdString(cfhs[i].name)),
+                  int(i));
+  showCfh(-1);
+}
+
+void CfhTreeView::showCfh(int index) {
+  if (!run_) return;
+  const profile::Profile &p = run_->profile;
+  if (index < 0 || std::size_t(index) >= p.cfhs.size())
+    model_.setTree(cfh_tree(p, run_->merged, run_->merged_times));
+  else
+    model_.setTree(cfh_tree(p, p.cfhs[std::size_t(index)], run_->times[std::size_t(index)]));
+  cfh_->setCurrentIndex(cfh_->findData(index < 0 ? -1 : index));
+  expandHotPath();
+}
+
+void CfhTreeView::expandHotPath() {
+  const QModelIndexList path = model_.hotPath(kInclusiveColumn);
+  for (const QModelIndex &i : path)
+    tree_->expand(i);
+  if (!path.isEmpty()) {
+    tree_->setCurrentIndex(path.back());
+    tree_->scrollTo(path.back());
+  }
+  tree_->resizeColumnToContents(0);
+}
+
+} // namespace idb::gui

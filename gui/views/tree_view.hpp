@@ -1,0 +1,39 @@
+// The CFH as a tree: the whole run merged by probe path, or one CFH (rank, thread,
+// instance); sortable by any column, and expandable along the hot path in one action.
+#pragma once
+
+#include "store_worker.hpp"
+#include "tree_model.hpp"
+
+#include <QWidget>
+
+class QComboBox;
+class QTreeView;
+
+namespace idb::gui {
+
+class CfhTreeView : public QWidget {
+  Q_OBJECT
+public:
+  explicit CfhTreeView(QWidget *parent = nullptr);
+
+  void setRun(RunDataPtr run);
+  // Shows CFH `index` of the run's profile; -1: the whole run merged.
+  void showCfh(int index);
+  // Expands and selects the path of largest inclusive time from the root down.
+  void expandHotPath();
+
+  TreeModel &model() { return model_; }
+  QTreeView *treeView() const { return tree_; }
+
+signals:
+  void probeClicked(qint64 probe);
+
+private:
+  RunDataPtr run_;
+  TreeModel model_;
+  QComboBox *cfh_;
+  QTreeView *tree_;
+};
+
+} // namespace idb::gui

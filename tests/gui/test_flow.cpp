@@ -1,0 +1,227 @@
+// The whole single-run explorer against a real database (SQLite or the test PostgreSQL
+// server, whichever test_database_*.cpp this program is built with): open it, see the
+// runs, check probes, switch chart types, ranks and scale, browse the tree, click a
+// probe, run a canned query, export PNG, SVG and CSV and check what the files hold; and
+// bad databases that must show an error in the window, not crash it.
+#include "fixtures.hpp"
+#include "test_database.hpp"
+
+#include "chart_panel.hpp"
+#include "csv.hpp"
+#include "files.hpp"
+#include "main_window.hpp"
+
+#include <QChartView>
+#include <QImage>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSvgRenderer>
+#include <QTreeView>
+#include <QXmlStreamReader>
+
+#include <gtest/gtest.h>
+
+using namespace idb;
+
+namespace {
+
+constexpr int kWaitMs = 60000;
+
+// A database holding the small profile twice: runs "small" (attribute mesh=fine) and
+// "small-2".
+std::unique_ptr<test::TestDatabase> filled_database() {
+  auto db = test::fresh_database();
+  auto store_db = store::open(db->url());
+  store::load(*store_db, test::gui_profile(), {"small", {{"mesh", "fine"}}, {}});
+  store::load(*store_db, test::gui_profile(), {"small-2", {}, {}});
+  return db;
+}
+
+class Flow : public ::testing::Test {
+protected:
+  test::TempDir dir;
+  QSettings settings{QString::fromStdString(dir.file("gui.ini")), QSettings::IniFormat};
+  gui::MainWindow window{settings};
+
+  void SetUp() override {
+    window.resize(1200, 800);
+    window.show();
+  }
+  void open(const std::string &url, const QString &run = {}) {
+    QSignalSpy shown(&window, &gui::MainWindow::runShown);
+    QSignalSpy failed(&window, &gui::MainWindow::errorShown);
+    window.openDatabase(QString::fromStdString(url), run);
+    ASSERT_TRUE(shown.wait(kWaitMs)) << window.errorText().toStdString();
+    ASSERT_EQ(failed.count(), 0) << window.errorText().toStdString();
+  }
+};
+
+bool notOneColour(const QImage &image) {
+  const QRgb first = image.pixel(0, 0);
+  for (int y = 0; y < image.height(); y += 3)
+    for (int x = 0; x < image.width(); x += 3)
+      if (image.pixel(x, y) != first) return true;
+  return false;
+}
+
+} // namespace
+
+TEST_F(Flow, ShowsRunsChartTreeAndProbeRows) {
+  auto db = filled_database();
+  open(db->url(), "small");
+  EXPECT_EQ(window.runsView()->runs().rowCount(), 2);
+  ASSERT_EQ(window.runsView()->attributes().rowCount(), 1);
+  EXPECT_EQ(window.runsView()->attributes().index(0, 1).data().toString(), "fine");
+  ASSERT_TRUE(window.run());
+  EXPECT_EQ(window.run()->label, "small");
+
+  gui::ChartView &chart = *window.chartView();
+  EXPECT_EQ(chart.legend().checkedProbes(), (std::vector<std::int32_t>{1, 2, 3, 4}));
+  EXPECT_EQ(chart.panel()->seriesCount(), 2); // bars: one set per rank
+  chart.legend().setChecked(1, false);
+  EXPECT_EQ(chart.data().rowCount(), 3);
+  chart.setMetric(gui::Metric::count);
+  EXPECT_DOUBLE_EQ(chart.data().index(0, 1).data(gui::kValueRole).toDouble(), 3.0); // solve
+  chart.setKind(gui::ChartKind::line);
+  EXPECT_EQ(chart.panel()->seriesCount(), 2);
+  chart.setRank(1);
+  EXPECT_EQ(chart.panel()->seriesCount(), 1);
+  EXPECT_EQ(chart.data().headerData(0, Qt::Horizontal).toString(), "rank 1");
+  chart.setKind(gui::ChartKind::scatter);
+  chart.setLogScale(true);
+  EXPECT_EQ(chart.panel()->seriesCount(), 1);
+
+  gui::TreeModel &tree = window.treeView()->model();
+  QModelIndex root = tree.index(0, 0);
+  EXPECT_EQ(root.data().toString(), "program");
+  EXPECT_TRUE(window.treeView()->treeView()->isExpanded(root)); // the hot path is open
+  EXPECT_DOUBLE_EQ(
+      tree.index(0, 0, tree.index(0, 0, root)).siblingAtColumn(2).data(gui::kValueRole).toDouble(),
+      18.0); // solve over both ranks
+  window.treeView()->showCfh(1);
+  EXPECT_DOUBLE_EQ(
+      tree.index(0, 0, tree.index(0, 0, root)).siblingAtColumn(2).data(gui::kValueRole).toDouble(),
+      12.0);
+
+  window.showProbe(3);
+  EXPECT_EQ(window.probeRows().rowCount(), 2);
+  emit window.chartView()->panel()->categoryClicked(2);
+  EXPECT_EQ(window.probeRows().index(0, 4).data().toString(), "main()");
+
+  QSignalSpy shown(&window, &gui::MainWindow::runShown);
+  window.runsView()->chooseRun("small-2");
+  ASSERT_TRUE(shown.wait(kWaitMs)) << window.errorText().toStdString();
+  EXPECT_EQ(window.run()->label, "small-2");
+  EXPECT_EQ(window.runsView()->attributes().rowCount(), 0);
+}
+
+TEST_F(Flow, ShowsALargeRunsFirstRankWhileReadingTheRest) {
+  auto db = filled_database();
+  window.store().setFirstLookNodes(0); // every run of several ranks comes in two steps
+  std::vector<std::size_t> ranks_seen;
+  QObject::connect(&window, &gui::MainWindow::firstLookShown, &window, [&] {
+    ranks_seen.push_back(window.run()->summary.ranks.size());
+    window.chartView()->legend().setChecked(1, false); // a choice the whole run must keep
+    window.chartView()->setRank(0);
+  });
+  open(db->url(), "small");
+  EXPECT_EQ(ranks_seen, (std::vector<std::size_t>{1}));
+  EXPECT_TRUE(window.run()->complete);
+  EXPECT_EQ(window.run()->summary.ranks.size(), 2u);
+  EXPECT_EQ(window.chartView()->legend().checkedProbes(), (std::vector<std::int32_t>{2, 3, 4}));
+  EXPECT_EQ(window.chartView()->data().headerData(0, Qt::Horizontal).toString(), "rank 0");
+  EXPECT_EQ(window.chartView()->panel()->seriesCount(), 1);
+}
+
+TEST_F(Flow, RunsACannedQueryAndChartsIt) {
+  auto db = filled_database();
+  open(db->url());
+  gui::SqlConsole &console = *window.console();
+  ASSERT_TRUE(console.chooseCanned("hottest_procedures"));
+  QSignalSpy done(&window, &gui::MainWindow::queryShown);
+  console.run();
+  ASSERT_TRUE(done.wait(kWaitMs)) << window.errorText().toStdString();
+  const gui::TableModel &result = console.result();
+  ASSERT_EQ(result.rowCount(), 3); // main, solve, output: the PROC probes
+  EXPECT_EQ(result.index(0, result.column("description")).data().toString(), "main()");
+  console.showChart(true);
+  EXPECT_EQ(console.chartPanel()->seriesCount(), 4); // probe_id, count, inclusive, share
+
+  QSignalSpy failed(&window, &gui::MainWindow::errorShown);
+  console.setSql("SELECT nonsense FROM nowhere");
+  console.run();
+  ASSERT_TRUE(failed.wait(kWaitMs));
+  EXPECT_TRUE(window.errorText().startsWith("query failed: ")) << window.errorText().toStdString();
+  console.setSql("SELECT 1", "broken");
+  console.run();
+  EXPECT_EQ(window.errorText(), "parameter 'broken' is not key=value");
+}
+
+TEST_F(Flow, ExportsPngSvgAndCsvWithContent) {
+  auto db = filled_database();
+  open(db->url());
+  window.showView(gui::MainWindow::View::chart);
+  gui::ChartPanel &panel = *window.chartView()->panel();
+  QString error;
+  const QString png = QString::fromStdString(dir.file("chart.png"));
+  ASSERT_TRUE(panel.savePng(png, error)) << error.toStdString();
+  QImage image(png);
+  ASSERT_FALSE(image.isNull());
+  EXPECT_EQ(image.size(), panel.chartView()->size() * panel.chartView()->devicePixelRatio());
+  EXPECT_GT(image.width(), 200);
+  EXPECT_TRUE(notOneColour(image));
+
+  const QString svg = QString::fromStdString(dir.file("chart.svg"));
+  ASSERT_TRUE(panel.saveSvg(svg, error)) << error.toStdString();
+  QSvgRenderer renderer(svg);
+  EXPECT_TRUE(renderer.isValid());
+  QXmlStreamReader xml(QString::fromStdString(test::read_file(svg.toStdString())));
+  int texts = 0;
+  while (!xml.atEnd())
+    if (xml.readNext() == QXmlStreamReader::StartElement && xml.name() == QStringLiteral("text"))
+      ++texts;
+  EXPECT_FALSE(xml.hasError()) << xml.errorString().toStdString();
+  EXPECT_GT(texts, 4); // title, axis labels, legend
+
+  const QString csv = QString::fromStdString(dir.file("chart.csv"));
+  ASSERT_TRUE(gui::writeCsv(window.chartView()->data(), csv, error, true)) << error.toStdString();
+  const QStringList lines =
+      QString::fromStdString(test::read_file(csv.toStdString())).split('\n', Qt::SkipEmptyParts);
+  ASSERT_EQ(lines.size(), 5); // header and main, solve, exchange, output
+  EXPECT_EQ(lines[0].toStdString(), "category,rank 0,rank 1");
+  EXPECT_EQ(lines[2].toStdString(), "solve(),6,12");
+
+  EXPECT_FALSE(panel.savePng("/nonexistent-folder/chart.png", error));
+  EXPECT_FALSE(panel.saveSvg("/nonexistent-folder/chart.svg", error));
+  EXPECT_TRUE(error.contains("/nonexistent-folder/chart.svg")) << error.toStdString();
+}
+
+TEST_F(Flow, ABadPathShowsAnErrorInTheWindow) {
+  QSignalSpy failed(&window, &gui::MainWindow::errorShown);
+  window.openDatabase(QString::fromStdString(dir.file("missing/none.db")));
+  ASSERT_TRUE(failed.wait(kWaitMs));
+  EXPECT_TRUE(window.errorText().contains("none.db")) << window.errorText().toStdString();
+  EXPECT_EQ(window.runsView()->runs().rowCount(), 0);
+  test::TempDir other;
+  const std::string junk = other.file("junk.db");
+  {
+    std::FILE *f = std::fopen(junk.c_str(), "w");
+    std::fputs("not a database at all", f);
+    std::fclose(f);
+  }
+  window.openDatabase(QString::fromStdString(junk));
+  ASSERT_TRUE(failed.wait(kWaitMs));
+  EXPECT_EQ(failed.count(), 2);
+}
+
+TEST_F(Flow, ARefusedConnectionShowsAnErrorInTheWindow) {
+  QSignalSpy failed(&window, &gui::MainWindow::errorShown);
+  window.openDatabase("postgresql://nobody:secret@127.0.0.1:1/idb");
+  ASSERT_TRUE(failed.wait(kWaitMs));
+  EXPECT_TRUE(window.errorText().startsWith("open failed: ")) << window.errorText().toStdString();
+  EXPECT_FALSE(window.errorText().contains("secret")) << window.errorText().toStdString();
+  // The window still works: a good database opens after the failure.
+  auto db = filled_database();
+  open(db->url());
+  EXPECT_TRUE(window.errorText().isEmpty());
+}

@@ -1,0 +1,123 @@
+// Per-probe, per-rank summaries, the chart data built from them and from query results,
+// and the chart-data and legend models under QAbstractItemModelTester.
+#include "fixtures.hpp"
+
+#include "chart_data.hpp"
+#include "legend_model.hpp"
+#include "run_data.hpp"
+
+#include <QAbstractItemModelTester>
+#include <QSignalSpy>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+using namespace idb;
+
+namespace {
+
+gui::RunData small_run() {
+  return gui::summarize_run("small", test::gui_profile(), {});
+}
+
+} // namespace
+
+TEST(RunData, SummarizesEveryProbePerRank) {
+  gui::RunData run = small_run();
+  EXPECT_EQ(run.summary.ranks, (std::vector<int>{0, 1}));
+  ASSERT_EQ(run.summary.probes.size(), 4u);
+  EXPECT_EQ(run.summary.probes[0].label, "main()");  // 18 s over both ranks
+  EXPECT_EQ(run.summary.probes[1].label, "solve()"); // 6 + 12
+  const gui::ProbeSummary *solve = run.summary.probe(2);
+  ASSERT_TRUE(solve);
+  EXPECT_DOUBLE_EQ(gui::metric_value(solve->per_rank[1], gui::Metric::total), 12.0);
+  EXPECT_DOUBLE_EQ(gui::metric_value(solve->per_rank[1], gui::Metric::cpu), 6.0);
+  EXPECT_DOUBLE_EQ(gui::metric_value(solve->per_rank[1], gui::Metric::range), 4.0);
+  EXPECT_DOUBLE_EQ(gui::metric_value(solve->per_rank[1], gui::Metric::sdev), 2.0);
+  EXPECT_DOUBLE_EQ(gui::metric_value(solve->all, gui::Metric::count), 6.0);
+  EXPECT_DOUBLE_EQ(gui::metric_value(solve->all, gui::Metric::noise), 0.04);
+  EXPECT_NEAR(gui::metric_value(solve->per_rank[0], gui::Metric::corrected), 6.0 - 0.001, 1e-12);
+  EXPECT_EQ(run.merged.nodes.size(), 5u); // both ranks merged by probe path
+  EXPECT_DOUBLE_EQ(run.merged_times[2].inclusive, 18.0);
+  EXPECT_EQ(run.summary.probe(99), nullptr);
+}
+
+TEST(RunData, NamesASummaryRunsRanks) {
+  profile::Profile p = test::gui_profile();
+  p.cfhs.resize(1);
+  p.cfhs[0].rank = -1; // a summary-mode run: one CFH for every rank
+  gui::RunData run = gui::summarize_run("summary", p, {});
+  EXPECT_EQ(run.summary.ranks, (std::vector<int>{-1}));
+  gui::ChartData c = gui::chart_data(run.summary, {{2}, gui::Metric::total, {}});
+  ASSERT_EQ(c.series.size(), 1u);
+  EXPECT_EQ(c.series[0].name, "all ranks (summary)");
+  EXPECT_EQ(gui::rank_name(3), "rank 3");
+}
+
+TEST(RunData, ListsAProbesRows) {
+  gui::RunData run = small_run();
+  store::QueryResult rows = gui::probe_rows(run, 3);
+  ASSERT_EQ(rows.rows.size(), 2u);
+  EXPECT_EQ(rows.rows[1][0], "1");       // rank
+  EXPECT_EQ(rows.rows[1][4], "solve()"); // parent probe
+  EXPECT_EQ(rows.rows[1][6], "2");       // total
+  EXPECT_TRUE(gui::probe_rows(run, 42).rows.empty());
+}
+
+TEST(ChartData, OneSeriesPerRankOrOneRank) {
+  gui::RunData run = small_run();
+  gui::ChartData all = gui::chart_data(run.summary, {{2, 4, 77}, gui::Metric::total, {}});
+  EXPECT_EQ(all.categories, (std::vector<std::string>{"solve()", "output()"}));
+  ASSERT_EQ(all.series.size(), 2u);
+  EXPECT_EQ(all.series[1].name, "rank 1");
+  EXPECT_EQ(all.series[1].values, (std::vector<double>{12.0, 1.0}));
+  gui::ChartData one = gui::chart_data(run.summary, {{2}, gui::Metric::count, 1});
+  ASSERT_EQ(one.series.size(), 1u);
+  EXPECT_EQ(one.series[0].values, (std::vector<double>{3.0}));
+  EXPECT_TRUE(gui::chart_data(run.summary, {{2}, gui::Metric::count, 7}).series.empty());
+}
+
+TEST(ChartData, FromAQueryResult) {
+  store::QueryResult t;
+  t.columns = {"probe_id", "description", "total"};
+  t.numeric = {true, false, true};
+  t.rows = {{"1", "main()", "2.5"}, {"2", std::nullopt, std::nullopt}};
+  gui::ChartData c = gui::chart_from_table(t);
+  EXPECT_EQ(c.categories, (std::vector<std::string>{"main()", "2"}));
+  ASSERT_EQ(c.series.size(), 2u);
+  EXPECT_EQ(c.series[1].name, "total");
+  EXPECT_EQ(c.series[1].values, (std::vector<double>{2.5, 0.0}));
+  EXPECT_EQ(gui::chart_from_table(t, 1).categories.size(), 1u);
+}
+
+TEST(ChartDataModel, ShowsCategoriesBySeries) {
+  gui::RunData run = small_run();
+  gui::ChartDataModel model;
+  QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+  model.setChartData(gui::chart_data(run.summary, {{2, 3}, gui::Metric::total, {}}));
+  ASSERT_EQ(model.rowCount(), 2);
+  ASSERT_EQ(model.columnCount(), 2);
+  EXPECT_EQ(model.headerData(1, Qt::Horizontal).toString(), "rank 1");
+  EXPECT_EQ(model.headerData(1, Qt::Vertical).toString(), "exchange()");
+  EXPECT_DOUBLE_EQ(model.index(1, 1).data(gui::kValueRole).toDouble(), 2.0);
+  EXPECT_EQ(model.index(1, 1).data(gui::kKeyRole).toLongLong(), 3);
+  model.setChartData({});
+  EXPECT_EQ(model.rowCount(), 0);
+}
+
+TEST(LegendModel, ChecksProbesAndTellsTheChart) {
+  gui::RunData run = small_run();
+  gui::LegendModel model;
+  QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+  QSignalSpy changed(&model, &gui::LegendModel::checkedChanged);
+  model.setProbes(run.summary, 2);
+  EXPECT_EQ(model.checkedProbes(), (std::vector<std::int32_t>{1, 2}));
+  EXPECT_TRUE(model.setData(model.index(3), Qt::Checked, Qt::CheckStateRole));
+  EXPECT_EQ(model.checkedProbes(), (std::vector<std::int32_t>{1, 2, 4}));
+  model.setChecked(1, false);
+  EXPECT_EQ(model.checkedProbes(), (std::vector<std::int32_t>{2, 4}));
+  EXPECT_EQ(changed.count(), 3);
+  EXPECT_FALSE(model.setData(model.index(0), "x", Qt::DisplayRole));
+  EXPECT_TRUE(model.flags(model.index(0)) & Qt::ItemIsUserCheckable);
+}

@@ -1,0 +1,76 @@
+// The built idb-gui run the way the docs run it: --screenshot of every view of a run and
+// of an experiment in both modes, each a real PNG; and the command line's refusals.
+#include "fixtures.hpp"
+#include "test_database.hpp"
+
+#include "files.hpp"
+
+#include <QFile>
+#include <QImage>
+#include <QProcess>
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+using namespace idb;
+
+namespace {
+
+struct Result {
+  int code = -1;
+  QString err;
+};
+
+Result run_gui(const QStringList &args) {
+  QProcess p;
+  p.setProgram(QStringLiteral(IDB_GUI_EXE));
+  p.setArguments(args);
+  p.start();
+  if (!p.waitForFinished(120000)) return {};
+  return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+          QString::fromUtf8(p.readAllStandardError())};
+}
+
+} // namespace
+
+TEST(Screenshot, RendersEveryView) {
+  auto db = test::fresh_database();
+  {
+    auto store_db = store::open(db->url());
+    store::load(*store_db, test::gui_profile(), {"small-1", {}, {}});
+    store::load(*store_db, test::gui_profile(1.2), {"small-2", {}, {}});
+  }
+  test::TempDir dir;
+  const QString url = QString::fromStdString(db->url());
+  for (const char *view : {"runs", "chart", "tree", "sql"}) {
+    const QString out = QString::fromStdString(dir.file(std::string(view) + ".png"));
+    Result r = run_gui({"--db", url, "--screenshot", out, "--view", view});
+    ASSERT_EQ(r.code, 0) << view << ": " << r.err.toStdString();
+    QImage image(out);
+    EXPECT_EQ(image.size(), QSize(1280, 820)) << view;
+  }
+  std::ofstream(dir.file("e.edf")) << "[PREAMBLE]\nMode COMPARE\n[DBLIST]\nsmall-1\nsmall-2\n";
+  for (const char *view : {"coalesce", "compare"}) {
+    const QString out = QString::fromStdString(dir.file(std::string(view) + ".png"));
+    Result r = run_gui({"--db", url, "--screenshot", out, "--view", view,
+                        QString::fromStdString(dir.file("e.edf"))});
+    ASSERT_EQ(r.code, 0) << view << ": " << r.err.toStdString();
+    EXPECT_FALSE(QImage(out).isNull()) << view;
+  }
+}
+
+TEST(Screenshot, RefusesWhatItCannotDo) {
+  test::TempDir dir;
+  const QString out = QString::fromStdString(dir.file("x.png"));
+  Result r = run_gui({"--screenshot", out, "--view", "pie"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(r.err.contains("--view must be")) << r.err.toStdString();
+  r = run_gui({"--screenshot", out, "--view", "coalesce"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(r.err.contains("needs an experiment file")) << r.err.toStdString();
+  r = run_gui({"--db", QString::fromStdString(dir.file("none.db")), "--screenshot", out});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_TRUE(r.err.contains("none.db")) << r.err.toStdString();
+  EXPECT_FALSE(QFile::exists(out));
+}

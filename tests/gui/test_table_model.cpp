@@ -1,0 +1,74 @@
+// The table model, CSV of any model, and the console's parameters.
+#include "console_params.hpp"
+#include "csv.hpp"
+#include "table_model.hpp"
+
+#include "queries_catalogue.hpp"
+
+#include <QAbstractItemModelTester>
+
+#include <gtest/gtest.h>
+
+using namespace idb;
+
+namespace {
+
+store::QueryResult sample() {
+  store::QueryResult t;
+  t.columns = {"name", "total"};
+  t.numeric = {false, true};
+  t.rows = {{"b", "10"}, {"a, \"quoted\"", "9.5"}, {std::nullopt, "100"}};
+  return t;
+}
+
+} // namespace
+
+TEST(TableModel, SortsNumbersAsNumbers) {
+  gui::TableModel model;
+  QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+  model.setTable(sample());
+  QPersistentModelIndex hundred = model.index(2, 1);
+  model.sort(1, Qt::AscendingOrder);
+  EXPECT_EQ(model.index(0, 1).data().toString(), "9.5");
+  EXPECT_EQ(model.index(2, 1).data().toString(), "100"); // not "10" < "100" < "9.5"
+  EXPECT_EQ(hundred.row(), 2);
+  model.sort(0, Qt::AscendingOrder);
+  EXPECT_EQ(model.index(0, 0).data().toString(), ""); // NULL first
+  EXPECT_FALSE(model.index(0, 0).data(gui::kValueRole).isValid());
+  EXPECT_DOUBLE_EQ(model.index(2, 1).data(gui::kValueRole).toDouble(), 10.0);
+  EXPECT_EQ(model.column("total"), 1);
+  EXPECT_EQ(model.column("nope"), -1);
+}
+
+TEST(TableModel, ExportsCsv) {
+  gui::TableModel model;
+  model.setTable(sample());
+  EXPECT_EQ(gui::toCsv(model).toStdString(), "name,total\nb,10\n\"a, \"\"quoted\"\"\",9.5\n,100\n");
+  QString error;
+  EXPECT_FALSE(gui::writeCsv(model, "/nonexistent-folder/x.csv", error));
+  EXPECT_TRUE(error.contains("/nonexistent-folder/x.csv")) << error.toStdString();
+}
+
+TEST(ConsoleParams, NamesDefaultsAndText) {
+  const cli::CannedQuery *q = cli::find_canned_query("hottest_procedures");
+  ASSERT_TRUE(q);
+  EXPECT_EQ(gui::parameter_names(q->parameters), (std::vector<std::string>{"run", "limit"}));
+  EXPECT_EQ(gui::parameter_names(":a (x: y), :b_2"), (std::vector<std::string>{"a", "b_2"}));
+  store::KeyValues params = gui::default_params({"run", "limit"}, nullptr);
+  EXPECT_EQ(gui::params_text(params), "run=; limit=20");
+  std::string error;
+  auto parsed = gui::parse_params(" run = x ; limit=5;; ", error);
+  ASSERT_TRUE(parsed) << error;
+  EXPECT_EQ(*parsed, (store::KeyValues{{"run", "x"}, {"limit", "5"}}));
+  EXPECT_FALSE(gui::parse_params("run", error));
+  EXPECT_EQ(error, "parameter 'run' is not key=value");
+}
+
+TEST(ConsoleParams, EveryCannedQueryGetsAValuePerParameter) {
+  for (const cli::CannedQuery &q : cli::canned_queries())
+    for (const auto &[name, value] :
+         gui::default_params(gui::parameter_names(q.parameters), nullptr)) {
+      if (name == "run") continue;
+      EXPECT_FALSE(value.empty()) << q.name << " :" << name;
+    }
+}

@@ -1,0 +1,88 @@
+// The generic tree model over a CFH: structure, columns, sorting and the hot path, under
+// QAbstractItemModelTester.
+#include "fixtures.hpp"
+
+#include "cfh_tree.hpp"
+#include "tree_model.hpp"
+
+#include <QAbstractItemModelTester>
+
+#include <gtest/gtest.h>
+
+using namespace idb;
+
+namespace {
+
+gui::TreeData rank_tree(const profile::Profile &p, std::size_t cfh) {
+  return gui::cfh_tree(p, p.cfhs[cfh], profile::node_times(p.cfhs[cfh]));
+}
+
+QString cell(const QModelIndex &i, int column) {
+  return i.siblingAtColumn(column).data().toString();
+}
+
+} // namespace
+
+TEST(TreeModel, ShowsTheCfhWithItsColumns) {
+  profile::Profile p = test::gui_profile();
+  gui::TreeModel model;
+  QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+  model.setTree(rank_tree(p, 1));
+  ASSERT_EQ(model.rowCount(), 1);
+  QModelIndex root = model.index(0, 0);
+  EXPECT_EQ(cell(root, 0), "program");
+  QModelIndex main = model.index(0, 0, root);
+  EXPECT_EQ(cell(main, 0), "main()");
+  ASSERT_EQ(model.rowCount(main), 2);
+  QModelIndex solve = model.index(0, 0, main);
+  EXPECT_EQ(cell(solve, 0), "solve()");
+  EXPECT_EQ(cell(solve, 1), "3");                                                    // count
+  EXPECT_DOUBLE_EQ(solve.siblingAtColumn(2).data(gui::kValueRole).toDouble(), 12.0); // 2+4+6
+  EXPECT_DOUBLE_EQ(solve.siblingAtColumn(3).data(gui::kValueRole).toDouble(), 10.0); // - 2
+  EXPECT_NEAR(solve.siblingAtColumn(4).data(gui::kValueRole).toDouble(), 12.0 - 0.001, 1e-12);
+  EXPECT_NEAR(solve.siblingAtColumn(5).data(gui::kValueRole).toDouble(), 100.0 * 12 / 9, 1e-9);
+  EXPECT_EQ(solve.data(gui::kKeyRole).toLongLong(), 2);
+  EXPECT_EQ(model.parent(solve), main);
+  EXPECT_EQ(model.headerData(2, Qt::Horizontal).toString(), "inclusive s");
+}
+
+TEST(TreeModel, SortsChildrenWithinEachParent) {
+  profile::Profile p = test::gui_profile();
+  gui::TreeModel model;
+  QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+  model.setTree(rank_tree(p, 0));
+  QModelIndex main = model.index(0, 0, model.index(0, 0));
+  QPersistentModelIndex output = model.index(1, 0, main);
+  ASSERT_EQ(cell(output, 0), "output()");
+  model.sort(gui::kInclusiveColumn, Qt::AscendingOrder); // output (1 s) before solve (6 s)
+  EXPECT_EQ(cell(model.index(0, 0, main), 0), "output()");
+  EXPECT_EQ(output.row(), 0); // persistent indexes follow their rows
+  model.sort(0, Qt::DescendingOrder);
+  EXPECT_EQ(cell(model.index(0, 0, main), 0), "solve()");
+}
+
+TEST(TreeModel, HotPathFollowsTheLargestChild) {
+  profile::Profile p = test::gui_profile();
+  gui::TreeModel model;
+  model.setTree(rank_tree(p, 0));
+  QModelIndexList path = model.hotPath(gui::kInclusiveColumn);
+  ASSERT_EQ(path.size(), 4);
+  EXPECT_EQ(cell(path[0], 0), "program");
+  EXPECT_EQ(cell(path[2], 0), "solve()");
+  EXPECT_EQ(cell(path[3], 0), "exchange()");
+  EXPECT_TRUE(model.hotPath(99).isEmpty());
+}
+
+TEST(TreeModel, TakesRowsWithBadParentsToTheTop) {
+  gui::TreeModel model;
+  QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+  gui::TreeData data;
+  data.columns = {{"n", gui::Format::integer}};
+  data.rows = {{gui::kTreeTop, "a", {1}, 0}, {5, "b", {2}, 1}, {1, "c", {}, 2}};
+  model.setTree(data);
+  EXPECT_EQ(model.rowCount(), 2); // a, and b whose parent does not exist
+  EXPECT_EQ(model.rowCount(model.index(1, 0)), 1);
+  EXPECT_EQ(cell(model.index(0, 0, model.index(1, 0)), 1), "0"); // missing values read 0
+  model.setTree({});
+  EXPECT_EQ(model.rowCount(), 0);
+}
