@@ -13,7 +13,7 @@ packages=(
   librsvg2-bin
   clang-14 libclang-rt-14-dev
   libclang-14-dev libclang-cpp14-dev llvm-14-dev libclang-common-14-dev
-  qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6svg6-dev libqt6opengl6-dev
+  qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev
 )
 
 missing=()
