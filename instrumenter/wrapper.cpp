@@ -157,9 +157,14 @@ std::string build_command(const std::vector<std::string> &argv, const CompileLin
   command.argv = {argv[0]};
   command.argv.insert(command.argv.end(), extra.begin(), extra.end());
   command.argv.insert(command.argv.end(), args.begin(), args.end());
-  if (line.links)
-    command.argv.insert(command.argv.end(), {"-L" + runtime.library_dir,
-                                             "-Wl,-rpath," + runtime.library_dir, "-lidb_probe"});
+  if (!line.links) return "";
+  // libidb_mpi before MPI's own libraries (the MPI wrapper appends them last), so its
+  // MPI_* functions are the ones the program calls.
+  if (links_mpi(argv))
+    command.argv.insert(command.argv.end(), {"-L" + runtime.mpi_library_dir,
+                                             "-Wl,-rpath," + runtime.mpi_library_dir, "-lidb_mpi"});
+  command.argv.insert(command.argv.end(), {"-L" + runtime.library_dir,
+                                           "-Wl,-rpath," + runtime.library_dir, "-lidb_probe"});
   return "";
 }
 
@@ -171,10 +176,22 @@ RuntimePaths runtime_paths() {
   if (!ec) {
     fs::path prefix = exe.parent_path().parent_path();
     fs::path header = prefix / IDB_INSTALL_INCLUDEDIR / "idb" / "probe.h";
-    if (fs::exists(header, ec))
-      return {(prefix / IDB_INSTALL_INCLUDEDIR).string(), (prefix / IDB_INSTALL_LIBDIR).string()};
+    if (fs::exists(header, ec)) {
+      std::string lib = (prefix / IDB_INSTALL_LIBDIR).string();
+      return {(prefix / IDB_INSTALL_INCLUDEDIR).string(), lib, lib};
+    }
   }
-  return {IDB_BUILD_INCLUDEDIR, IDB_BUILD_LIBDIR};
+  return {IDB_BUILD_INCLUDEDIR, IDB_BUILD_LIBDIR, IDB_BUILD_MPI_LIBDIR};
+}
+
+bool links_mpi(const std::vector<std::string> &argv) {
+  if (const char *forced = std::getenv("IDB_MPI"); forced && (*forced == '0' || *forced == '1'))
+    return *forced == '1';
+  if (argv.empty()) return false;
+  if (fs::path(argv[0]).filename().string().rfind("mpi", 0) == 0) return true;
+  for (std::size_t i = 1; i < argv.size(); ++i)
+    if (argv[i].rfind("-lmpi", 0) == 0) return true;
+  return false;
 }
 
 namespace {

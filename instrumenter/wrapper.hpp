@@ -37,7 +37,13 @@ CompileLine parse_compile_line(const std::vector<std::string> &args);
 struct RuntimePaths {
   std::string include_dir;
   std::string library_dir;
+  std::string mpi_library_dir; // libidb_mpi: beside the runtime once installed
 };
+
+// Whether a link step builds an MPI program: the compiler is an MPI wrapper (mpicc,
+// mpicxx, mpic++, mpiCC, ...) or the arguments name an MPI library (-lmpi...). IDB_MPI=0
+// or 1 in the environment overrides. Such a link also gets libidb_mpi (docs/mpi.md).
+bool links_mpi(const std::vector<std::string> &argv);
 RuntimePaths runtime_paths();
 
 // Runs the wrapper: `argv` is COMPILER ARGS... Returns the exit status to use; messages

@@ -48,6 +48,12 @@ run "$work/pristine"
 run "$work/instrumented"
 cmp "$work/pristine/out.txt" "$work/instrumented/out.txt" ||
   { diff -u "$work/pristine/out.txt" "$work/instrumented/out.txt"; exit 1; }
+if [[ $kind == make-mpi ]]; then
+  # The wrapper linked libidb_mpi: the ranks merged into one profile, written by rank 0,
+  # and the PMPI layer opened no node beside the instrumenter's COMM probes.
+  profiles=("$work/instrumented"/run-*.idbprof)
+  [[ ${#profiles[@]} == 1 ]] || { echo "expected one merged profile: ${profiles[*]}"; exit 1; }
+fi
 "$paths" "$work/instrumented/run-0.idbprof" >"$work/cfh.txt"
 if [[ ${IDB_UPDATE_GOLDEN:-0} == 1 ]]; then
   cp "$work/cfh.txt" "$projects/$name.cfh"

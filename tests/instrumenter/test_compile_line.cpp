@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 using namespace idb::instr;
 
 TEST(CompileLine, FindsSourcesAndSkipsOptionValues) {
@@ -50,4 +52,18 @@ TEST(CompileLine, DependencyFileAsGccNamesIt) {
   EXPECT_EQ("a.d", parse_compile_line({"-MMD", "-c", "src/a.c"}).dep_file);
   EXPECT_EQ("x.dep", parse_compile_line({"-MD", "-MF", "x.dep", "-c", "a.c"}).dep_file);
   EXPECT_EQ("", parse_compile_line({"-c", "a.c"}).dep_file);
+}
+
+TEST(Wrapper, MpiLinksAreToldByTheCompilerOrTheLibraries) {
+  ::unsetenv("IDB_MPI");
+  EXPECT_TRUE(links_mpi({"mpicc", "a.o", "-o", "app"}));
+  EXPECT_TRUE(links_mpi({"/usr/bin/mpicxx", "a.o"}));
+  EXPECT_TRUE(links_mpi({"gcc", "a.o", "-lmpi"}));
+  EXPECT_FALSE(links_mpi({"gcc", "a.o", "-lm"}));
+  EXPECT_FALSE(links_mpi({"/opt/mpich/bin/gcc", "a.o"})) << "the folder does not count";
+  ::setenv("IDB_MPI", "0", 1);
+  EXPECT_FALSE(links_mpi({"mpicc", "a.o"}));
+  ::setenv("IDB_MPI", "1", 1);
+  EXPECT_TRUE(links_mpi({"gcc", "a.o"}));
+  ::unsetenv("IDB_MPI");
 }
