@@ -4,6 +4,7 @@
 
 #include "crc32.h"
 #include "idb/profile_format.h"
+#include "section.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -12,6 +13,9 @@
 namespace idb::mpi {
 
 namespace {
+
+using rt::begin_section;
+using rt::end_section;
 
 constexpr std::uint32_t kNone = 0xFFFFFFFFu;
 
@@ -222,26 +226,6 @@ bool map_nodes(UnionCfh &c, const LocalCfh &local, std::uint32_t *map, bool add)
     map[i] = map[parent] == kNone ? kNone : union_node(c, map[parent], probe, add);
   }
   return true;
-}
-
-// Section framing with the checksum of docs/profile-format.md.
-std::size_t begin_section(Blob &b, std::uint32_t type, std::uint32_t count) {
-  std::size_t at = b.size;
-  unsigned char header[IDB_SECTION_HEADER_SIZE] = {};
-  std::memcpy(header, &type, 4);
-  std::memcpy(header + 4, &count, 4);
-  b.put(header, sizeof header);
-  return at;
-}
-
-void end_section(Blob &b, std::size_t at) {
-  if (b.failed) return;
-  unsigned char *header = b.data + at;
-  std::uint64_t length = b.size - at - IDB_SECTION_HEADER_SIZE;
-  std::memcpy(header + 8, &length, 8);
-  std::uint32_t crc = crc32(0, header, IDB_SECTION_HEADER_SIZE);
-  crc = crc32(crc, header + IDB_SECTION_HEADER_SIZE, length);
-  std::memcpy(header + 16, &crc, 4);
 }
 
 void put_text(Blob &b, const char *text) {

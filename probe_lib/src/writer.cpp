@@ -4,6 +4,7 @@
 #include "crc32.h"
 #include "idb/profile_format.h"
 #include "probes.h"
+#include "section.h"
 
 #include <cerrno>
 #include <cstdio>
@@ -48,26 +49,6 @@ struct Buffer {
   }
   void put_text(const char *text) { put_text(text ? text : "", text ? std::strlen(text) : 0); }
 };
-
-// Opens a section; returns the offset of its header.
-std::size_t begin_section(Buffer &b, std::uint32_t type, std::uint32_t count) {
-  std::size_t at = b.size;
-  unsigned char header[IDB_SECTION_HEADER_SIZE] = {};
-  std::memcpy(header, &type, 4);
-  std::memcpy(header + 4, &count, 4);
-  b.put(header, sizeof header);
-  return at;
-}
-
-void end_section(Buffer &b, std::size_t at) {
-  if (b.failed) return;
-  unsigned char *header = b.data + at;
-  std::uint64_t length = b.size - at - IDB_SECTION_HEADER_SIZE;
-  std::memcpy(header + 8, &length, 8);
-  std::uint32_t crc = crc32(0, header, IDB_SECTION_HEADER_SIZE);
-  crc = crc32(crc, header + IDB_SECTION_HEADER_SIZE, length);
-  std::memcpy(header + 16, &crc, 4);
-}
 
 void put_probe(const ProbeInfo &p, void *context) {
   auto &b = *static_cast<Buffer *>(context);

@@ -178,10 +178,13 @@ TEST(Threads, ExitWhileOtherThreadsRunProbesIsSafe) {
     ASSERT_TRUE(child.ok()) << "round " << round << ": " << child.describe();
     auto r = child.read();
     ASSERT_TRUE(r.profile) << r.error;
+    // The probes closed at exit hold sane times: none longer than the run, with room for
+    // the timer's rate measured over a run of a few milliseconds on a loaded machine (a
+    // bound of run + 10 ms failed once in a loaded suite); garbage would be far beyond.
     double run = r.profile->number("end_unix") - r.profile->number("start_unix");
     for (const auto &cfh : r.profile->cfhs)
       for (const auto &node : cfh.nodes)
-        ASSERT_LE(node.stats.max, run + 0.01) << "round " << round << " cfh " << cfh.name;
+        ASSERT_LE(node.stats.max, 2.0 * run + 0.05) << "round " << round << " cfh " << cfh.name;
   }
 }
 
