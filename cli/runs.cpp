@@ -15,7 +15,8 @@ namespace {
 const char *kRunsUsage = "usage: idb runs [--db URL] [--format table|csv|json]";
 const char *kRunsHelp =
     "Lists the runs in the database in load order: label, program, processes, threads,\n"
-    "start (UTC), wall seconds, number of attributes and of CFH nodes.\n\n"
+    "start (UTC), wall seconds, number of attributes and of CFH nodes, and the profile's\n"
+    "mode: full (a CFH per rank) or summary (MPI summary mode, every rank in one CFH).\n\n"
     "  --db URL         database: a path, sqlite:PATH or sqlite://PATH (default idb.db)\n"
     "  --format FORMAT  table (default), csv or json\n";
 
@@ -28,14 +29,15 @@ store::Cell seconds(const std::optional<double> &value) {
 
 store::QueryResult as_rows(const std::vector<store::RunInfo> &runs) {
   store::QueryResult r;
-  r.columns = {"label", "program", "nprocs", "threads", "start", "wall_s", "attributes", "nodes"};
-  r.numeric = {false, false, true, true, false, true, true, true};
+  r.columns = {"label",  "program",    "nprocs", "threads", "start",
+               "wall_s", "attributes", "nodes",  "mode"};
+  r.numeric = {false, false, true, true, false, true, true, true, false};
   for (const store::RunInfo &run : runs) {
     store::Cell start;
     if (run.start_time) start = store::iso_utc(*run.start_time);
     r.rows.push_back({run.label, run.program, std::to_string(run.nprocs),
                       std::to_string(run.threads), start, seconds(run.wall_seconds),
-                      std::to_string(run.attributes), std::to_string(run.nodes)});
+                      std::to_string(run.attributes), std::to_string(run.nodes), run.mode});
   }
   return r;
 }

@@ -48,7 +48,7 @@ std::vector<RunInfo> runs(Database &db) {
              "SELECT r.run_id, r.label, r.program, r.nprocs, r.threads, r.start_time, "
              "r.wall_seconds, (SELECT count(*) FROM run_attributes a WHERE a.run_id = r.run_id), "
              "(SELECT count(*) FROM cfh_instances h JOIN nodes n ON n.cfh_id = h.cfh_id "
-             "WHERE h.run_id = r.run_id) FROM runs r ORDER BY r.run_id",
+             "WHERE h.run_id = r.run_id), r.profile_mode FROM runs r ORDER BY r.run_id",
              {}, [&](const Row &row) {
                RunInfo r;
                r.run_id = row.integer(0);
@@ -60,6 +60,7 @@ std::vector<RunInfo> runs(Database &db) {
                r.wall_seconds = optional_real(row, 6);
                r.attributes = row.integer(7);
                r.nodes = row.integer(8);
+               r.mode = row.text(9);
                list.push_back(std::move(r));
              });
   return list;

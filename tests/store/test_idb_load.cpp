@@ -70,10 +70,10 @@ TEST_F(IdbLoad, CsvQuotesALabelWithACommaAndAQuote) {
   ASSERT_EQ(0, idb({"load", "--db", db, "--label", "a,\"b\"", profile}).status);
   RunResult r = idb({"runs", "--db", db, "--format", "csv"});
   ASSERT_EQ(0, r.status) << r.err;
-  EXPECT_EQ(0u, r.out.find("label,program,nprocs,threads,start,wall_s,attributes,nodes\n"
+  EXPECT_EQ(0u, r.out.find("label,program,nprocs,threads,start,wall_s,attributes,nodes,mode\n"
                            "\"a,\"\"b\"\"\",profile_gen,1,3,20"))
       << r.out;
-  EXPECT_EQ(",2,17\n", r.out.substr(r.out.size() - 6));
+  EXPECT_EQ(",2,17,full\n", r.out.substr(r.out.size() - 11));
 }
 
 TEST_F(IdbLoad, JsonParsesAndKeepsTypes) {

@@ -254,6 +254,8 @@ TEST(StoreLoadSummary, ASummaryRunReadsBackWithItsSpreadBitForBit) {
   options.label = "summary";
   store::load(*db, p, options);
   EXPECT_EQ("summary", scalar(*db, "SELECT profile_mode FROM runs"));
+  ASSERT_EQ(1u, store::runs(*db).size());
+  EXPECT_EQ("summary", store::runs(*db)[0].mode) << "idb runs says which mode a run has";
   profile::Profile back = store::read_run(*db, "summary");
   ASSERT_EQ(1u, back.cfhs.size());
   EXPECT_TRUE(back.cfhs[0].summary);

@@ -259,10 +259,10 @@ TEST_F(StorePostgres, IdbLoadAndRunsThroughTheCommand) {
             r.err);
   r = idb({"runs", "--db", url, "--format", "csv"});
   ASSERT_EQ(0, r.status) << r.err;
-  EXPECT_EQ(0u, r.out.find("label,program,nprocs,threads,start,wall_s,attributes,nodes\n"
+  EXPECT_EQ(0u, r.out.find("label,program,nprocs,threads,start,wall_s,attributes,nodes,mode\n"
                            "smoke,profile_gen,1,3,20"))
       << r.out;
-  EXPECT_EQ(",2,17\n", r.out.substr(r.out.size() - 6)) << r.out;
+  EXPECT_EQ(",2,17,full\n", r.out.substr(r.out.size() - 11)) << r.out;
 }
 
 // The canned queries of queries/ unchanged on PostgreSQL: the same dataset and the same

@@ -112,6 +112,7 @@ struct RunInfo {
   int nprocs = 0, threads = 0;
   std::optional<double> start_time, wall_seconds; // Unix seconds; seconds
   std::int64_t attributes = 0, nodes = 0;
+  std::string mode; // "full" (a CFH per rank) or "summary" (MPI summary mode: all ranks in one)
 };
 
 // Every run, in load order.
