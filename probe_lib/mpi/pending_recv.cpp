@@ -6,7 +6,6 @@
 
 #include <pthread.h>
 
-#include <atomic>
 #include <cstring>
 
 namespace idb::mpi {
@@ -24,8 +23,7 @@ struct Slot {
 
 pthread_mutex_t lock_ = PTHREAD_MUTEX_INITIALIZER;
 Slot slots_[kSlots];
-std::uint32_t used_ = 0;          // under lock_
-std::atomic<std::uint32_t> live_; // used_, readable without the lock
+std::uint32_t used_ = 0; // under lock_; pending_live mirrors it
 
 std::uint64_t key_of(MPI_Request request) {
   std::uint64_t key = 0;
@@ -59,7 +57,7 @@ void erase(std::uint32_t s) {
     s = next;
   }
   --used_;
-  live_.store(used_, std::memory_order_relaxed);
+  pending_live.store(used_, std::memory_order_relaxed);
 }
 
 class Guard {
@@ -72,6 +70,8 @@ public:
 
 } // namespace
 
+std::atomic<std::uint32_t> pending_live{0};
+
 bool pending_add(MPI_Request request, bool persistent) {
   if (request == MPI_REQUEST_NULL) return true;
   std::uint64_t key = key_of(request);
@@ -80,14 +80,10 @@ bool pending_add(MPI_Request request, bool persistent) {
   if (!slots_[s].used) {
     if (used_ >= kMaxUsed) return false;
     ++used_;
-    live_.store(used_, std::memory_order_relaxed);
+    pending_live.store(used_, std::memory_order_relaxed);
   }
   slots_[s] = {key, true, persistent};
   return true;
-}
-
-bool pending_any() {
-  return live_.load(std::memory_order_relaxed) != 0;
 }
 
 bool pending_take(MPI_Request request) {

@@ -5,6 +5,7 @@
 // is never taken while no receive is pending. Thread-safe.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <mpi.h>
 
@@ -15,8 +16,13 @@ namespace idb::mpi {
 // posted size instead.
 bool pending_add(MPI_Request request, bool persistent);
 
+// How many receives are registered; read without the lock (pending_any).
+extern std::atomic<std::uint32_t> pending_live;
+
 // True when some receive is registered: the wrappers skip all bookkeeping otherwise.
-bool pending_any();
+inline bool pending_any() {
+  return pending_live.load(std::memory_order_relaxed) != 0;
+}
 
 // True when `request` is a registered receive. Removes it unless it is persistent (a
 // persistent request stays until MPI_Request_free).

@@ -34,8 +34,8 @@ public:
     on_ = true;
   }
   ~Completion() {
-    std::free(heap_handles_);
-    std::free(heap_statuses_);
+    if (heap_handles_) std::free(heap_handles_); // no call on the common path
+    if (heap_statuses_) std::free(heap_statuses_);
   }
   Completion(const Completion &) = delete;
   Completion &operator=(const Completion &) = delete;
