@@ -68,6 +68,11 @@ private:
   bool on_ = false;
 };
 
+// Whether the call's outputs (flag, index, outcount, statuses) are defined after `rc`.
+bool outputs_set(int rc) {
+  return rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS;
+}
+
 } // namespace
 
 extern "C" {
@@ -93,7 +98,7 @@ int MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *statu
   Call call(k_MPI_Waitany);
   Completion c(call, count, requests, status, status == MPI_STATUS_IGNORE, 1);
   int rc = PMPI_Waitany(count, requests, index, c.statuses());
-  if (*index != MPI_UNDEFINED) call.received(c.done(rc, *index, 0));
+  if (outputs_set(rc) && *index != MPI_UNDEFINED) call.received(c.done(rc, *index, 0));
   return rc;
 }
 
@@ -102,7 +107,7 @@ int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices
   Call call(k_MPI_Waitsome);
   Completion c(call, incount, requests, statuses, statuses == MPI_STATUSES_IGNORE, incount);
   int rc = PMPI_Waitsome(incount, requests, outcount, indices, c.statuses());
-  for (int k = 0; *outcount != MPI_UNDEFINED && k < *outcount; ++k)
+  for (int k = 0; outputs_set(rc) && *outcount != MPI_UNDEFINED && k < *outcount; ++k)
     call.received(c.done(rc, indices[k], k));
   return rc;
 }
@@ -111,7 +116,7 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status) {
   Call call(k_MPI_Test);
   Completion c(call, 1, request, status, status == MPI_STATUS_IGNORE, 1);
   int rc = PMPI_Test(request, flag, c.statuses());
-  if (*flag) call.received(c.done(rc, 0, 0));
+  if (outputs_set(rc) && *flag) call.received(c.done(rc, 0, 0));
   return rc;
 }
 
@@ -119,7 +124,7 @@ int MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuse
   Call call(k_MPI_Testall);
   Completion c(call, count, requests, statuses, statuses == MPI_STATUSES_IGNORE, count);
   int rc = PMPI_Testall(count, requests, flag, c.statuses());
-  for (int i = 0; *flag && i < count; ++i)
+  for (int i = 0; outputs_set(rc) && *flag && i < count; ++i)
     call.received(c.done(rc, i, i));
   return rc;
 }
@@ -128,7 +133,7 @@ int MPI_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_St
   Call call(k_MPI_Testany);
   Completion c(call, count, requests, status, status == MPI_STATUS_IGNORE, 1);
   int rc = PMPI_Testany(count, requests, index, flag, c.statuses());
-  if (*flag && *index != MPI_UNDEFINED) call.received(c.done(rc, *index, 0));
+  if (outputs_set(rc) && *flag && *index != MPI_UNDEFINED) call.received(c.done(rc, *index, 0));
   return rc;
 }
 
@@ -137,7 +142,7 @@ int MPI_Testsome(int incount, MPI_Request requests[], int *outcount, int indices
   Call call(k_MPI_Testsome);
   Completion c(call, incount, requests, statuses, statuses == MPI_STATUSES_IGNORE, incount);
   int rc = PMPI_Testsome(incount, requests, outcount, indices, c.statuses());
-  for (int k = 0; *outcount != MPI_UNDEFINED && k < *outcount; ++k)
+  for (int k = 0; outputs_set(rc) && *outcount != MPI_UNDEFINED && k < *outcount; ++k)
     call.received(c.done(rc, indices[k], k));
   return rc;
 }
