@@ -1,11 +1,11 @@
-// PMPI wrappers of the calls that complete requests: waits and tests, MPI_Request_free,
-// and MPI_Recv_init, which only registers its persistent request. When a completed request
-// is a receive registered by MPI_Irecv or MPI_Recv_init (pending_recv.h), the call counts
-// what its status says arrived as received bytes (docs/mpi.md, "Bytes"). The handles are
-// copied first (completion sets them to MPI_REQUEST_NULL), and a caller who ignores the
-// statuses gets them read into the layer's own array: what the caller sees is unchanged.
+// PMPI wrappers of the calls that complete requests: waits and tests. When a completed
+// request is a receive registered by MPI_Irecv or MPI_Recv_init (pending_requests.h,
+// pmpi_persistent.cpp), the call counts what its status says arrived as received bytes
+// (docs/mpi.md, "Bytes"). The handles are copied first (completion sets them to
+// MPI_REQUEST_NULL), and a caller who ignores the statuses gets them read into the layer's
+// own array: what the caller sees is unchanged.
 #include "comm_probe.h"
-#include "pending_recv.h"
+#include "pending_requests.h"
 
 #include <cstdlib>
 
@@ -144,21 +144,6 @@ int MPI_Testsome(int incount, MPI_Request requests[], int *outcount, int indices
   int rc = PMPI_Testsome(incount, requests, outcount, indices, c.statuses());
   for (int k = 0; outputs_set(rc) && *outcount != MPI_UNDEFINED && k < *outcount; ++k)
     call.received(c.done(rc, indices[k], k));
-  return rc;
-}
-
-// Not probes (local calls, cheaper than a probe): they keep the table of receives true.
-int MPI_Recv_init(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
-                  MPI_Request *request) {
-  int rc = PMPI_Recv_init(buf, count, type, source, tag, comm, request);
-  if (rc == MPI_SUCCESS && source != MPI_PROC_NULL) pending_add(*request, true);
-  return rc;
-}
-
-int MPI_Request_free(MPI_Request *request) {
-  MPI_Request before = *request;
-  int rc = PMPI_Request_free(request);
-  if (rc == MPI_SUCCESS) pending_forget(before);
   return rc;
 }
 

@@ -4,7 +4,7 @@
 // the wait or test that completes it counts what arrived (pmpi_complete.cpp, docs/mpi.md).
 // Probes carry time only.
 #include "comm_probe.h"
-#include "pending_recv.h"
+#include "pending_requests.h"
 
 using namespace idb::mpi;
 

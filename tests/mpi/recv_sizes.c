@@ -5,7 +5,8 @@
  * rank posts MPI_Irecv of 100 ints from the left, sends 10 ints to the right with
  * MPI_Isend, and completes both with MPI_Wait (statuses ignored), MPI_Waitall, MPI_Waitany,
  * MPI_Waitsome, MPI_Test, MPI_Testall, MPI_Testany or MPI_Testsome; a persistent receive
- * (MPI_Recv_init, MPI_Start, MPI_Wait with a status the program checks); a receive that is
+ * and send (MPI_Recv_init, MPI_Send_init, three starts by MPI_Startall and MPI_Start,
+ * MPI_Wait with a status the program checks); a receive that is
  * cancelled (nothing arrives); and a receive released with MPI_Request_free before its
  * message arrives (at most 64 iterations); and 48 receives and sends in flight at once,
  * completed by one MPI_Waitsome over all of them. Every status the program asks for is
@@ -117,21 +118,28 @@ static void by_testsome(void) {
     MPI_Testsome(2, r, &n, indices, MPI_STATUSES_IGNORE);
 }
 
-/* Twice through one persistent receive, then free it. */
+/* A persistent receive and a persistent send, started together twice (MPI_Startall) and
+ * once apart (MPI_Start), then freed. */
 static void by_persistent(void) {
   IDB_PROC_SCOPE(18);
   int in[kPosted], out[kSent] = {0};
-  MPI_Request recv, send;
+  MPI_Request r[2];
   MPI_Status s;
-  MPI_Recv_init(in, kPosted, MPI_INT, left, 2, MPI_COMM_WORLD, &recv);
-  for (int k = 0; k < 2; ++k) {
-    MPI_Start(&recv);
-    MPI_Isend(out, kSent, MPI_INT, right, 2, MPI_COMM_WORLD, &send);
-    MPI_Wait(&recv, &s);
+  MPI_Recv_init(in, kPosted, MPI_INT, left, 2, MPI_COMM_WORLD, &r[0]);
+  MPI_Send_init(out, kSent, MPI_INT, right, 2, MPI_COMM_WORLD, &r[1]);
+  for (int k = 0; k < 3; ++k) {
+    if (k < 2) {
+      MPI_Startall(2, r);
+    } else {
+      MPI_Start(&r[0]);
+      MPI_Start(&r[1]);
+    }
+    MPI_Wait(&r[0], &s);
     check(&s, "MPI_Wait (persistent)");
-    MPI_Wait(&send, MPI_STATUS_IGNORE);
+    MPI_Wait(&r[1], MPI_STATUS_IGNORE);
   }
-  MPI_Request_free(&recv);
+  MPI_Request_free(&r[0]);
+  MPI_Request_free(&r[1]);
 }
 
 /* kMany receives and sends in flight at once, completed in whatever order they finish by

@@ -1,14 +1,16 @@
-// The table of receives in flight (pending_recv.h): 8,192 slots of linear probing, filled
+// The table of receives in flight (pending_requests.h): 8,192 slots of linear probing, filled
 // to three quarters at most, deletion by shifting the entries that follow back (no
 // tombstones, so the table never silts up), all under one mutex. A request handle is a
 // pointer (Open MPI) or an int (MPICH); its bytes, zero-extended, are the key.
-#include "pending_recv.h"
+#include "pending_requests.h"
 
 #include <pthread.h>
 
 #include <cstring>
 
 namespace idb::mpi {
+
+std::atomic<std::uint32_t> pending_live{0};
 
 namespace {
 
@@ -18,7 +20,8 @@ constexpr std::uint32_t kSlots = 8192, kMask = kSlots - 1, kMaxUsed = kSlots / 4
 
 struct Slot {
   std::uint64_t key;
-  bool used, persistent;
+  std::uint64_t sent; // a persistent send's bytes per start; 0 for a receive
+  bool used, persistent, send;
 };
 
 pthread_mutex_t lock_ = PTHREAD_MUTEX_INITIALIZER;
@@ -68,29 +71,43 @@ public:
   Guard &operator=(const Guard &) = delete;
 };
 
-} // namespace
-
-std::atomic<std::uint32_t> pending_live{0};
-
-bool pending_add(MPI_Request request, bool persistent) {
-  if (request == MPI_REQUEST_NULL) return true;
-  std::uint64_t key = key_of(request);
+// Puts `slot` (its key set) in the table, over an entry with the same key.
+bool put(const Slot &slot) {
   Guard guard;
-  std::uint32_t s = find(key);
+  std::uint32_t s = find(slot.key);
   if (!slots_[s].used) {
     if (used_ >= kMaxUsed) return false;
     ++used_;
     pending_live.store(used_, std::memory_order_relaxed);
   }
-  slots_[s] = {key, true, persistent};
+  slots_[s] = slot;
   return true;
+}
+
+} // namespace
+
+bool pending_add(MPI_Request request, bool persistent) {
+  if (request == MPI_REQUEST_NULL) return true;
+  return put({key_of(request), 0, true, persistent, false});
+}
+
+bool pending_add_send(MPI_Request request, std::uint64_t bytes) {
+  if (request == MPI_REQUEST_NULL) return true;
+  return put({key_of(request), bytes, true, true, true});
+}
+
+std::uint64_t pending_started(MPI_Request request) {
+  if (!pending_any() || request == MPI_REQUEST_NULL) return 0;
+  Guard guard;
+  std::uint32_t s = find(key_of(request));
+  return slots_[s].used && slots_[s].send ? slots_[s].sent : 0;
 }
 
 bool pending_take(MPI_Request request) {
   if (!pending_any() || request == MPI_REQUEST_NULL) return false;
   Guard guard;
   std::uint32_t s = find(key_of(request));
-  if (!slots_[s].used) return false;
+  if (!slots_[s].used || slots_[s].send) return false;
   if (!slots_[s].persistent) erase(s);
   return true;
 }

@@ -1,8 +1,10 @@
-// The receives still in flight: MPI_Irecv and MPI_Recv_init register their request, and
-// the wait and test wrappers, once a request completes, look it up to count the bytes its
-// status says arrived (docs/mpi.md, "Bytes") rather than the posted size. A fixed table
-// (no allocation), open addressing keyed by the request handle, guarded by one mutex that
-// is never taken while no receive is pending. Thread-safe.
+// The requests the layer follows after the call that made them: receives in flight
+// (MPI_Irecv, MPI_Recv_init), whose wait or test counts the bytes their status says
+// arrived rather than the posted size, and persistent sends (MPI_Send_init and its
+// buffered, synchronous and ready forms), whose every MPI_Start counts their bytes
+// (docs/mpi.md, "Bytes"). A fixed table (no allocation), open addressing keyed by the
+// request handle, guarded by one mutex that is never taken while the table is empty.
+// Thread-safe.
 #pragma once
 
 #include <atomic>
@@ -16,16 +18,23 @@ namespace idb::mpi {
 // posted size instead.
 bool pending_add(MPI_Request request, bool persistent);
 
-// How many receives are registered; read without the lock (pending_any).
+// Registers a persistent send request that hands `bytes` to MPI at each start. False when
+// the table is full (its starts then count nothing).
+bool pending_add_send(MPI_Request request, std::uint64_t bytes);
+
+// The bytes a start of `request` sends: a registered persistent send's, else 0.
+std::uint64_t pending_started(MPI_Request request);
+
+// How many requests are registered; read without the lock (pending_any).
 extern std::atomic<std::uint32_t> pending_live;
 
-// True when some receive is registered: the wrappers skip all bookkeeping otherwise.
+// True when some request is registered: the wrappers skip all bookkeeping otherwise.
 inline bool pending_any() {
   return pending_live.load(std::memory_order_relaxed) != 0;
 }
 
 // True when `request` is a registered receive. Removes it unless it is persistent (a
-// persistent request stays until MPI_Request_free).
+// persistent request stays until MPI_Request_free). A persistent send is not a receive.
 bool pending_take(MPI_Request request);
 
 // Removes `request` whatever its kind (MPI_Request_free, or a handle a send reused).
