@@ -43,7 +43,11 @@ else
   mkdir -p "$work" && work=$(cd "$work" && pwd)
 fi
 out=$work/out
-rm -rf "$out" "$work/idb.db" && mkdir -p "$out"
+# A work folder used before starts clean: make would keep a build of another selection.
+for old in out idb.db pic-top pic-grow pic-ref pic-ref-src pristine balance; do
+  rm -rf "${work:?}/$old"
+done
+mkdir -p "$out"
 export IDB_SRC PATH=$build/cli:$build/instrumenter:$build/gui:$PATH
 if [[ $(id -u) -eq 0 ]]; then # Open MPI refuses root unless told twice
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
