@@ -78,7 +78,7 @@ cp "$guide"/pic-top.sel "$guide"/pic-grow.sel "$guide"/pic-reference.sel "$work"
 step 00-copy "cp \$IDB_SRC/examples/pic/pic.cpp ."
 step 01-list-default "idb-instrument list pic.cpp $pic_flags"
 step 02-top-sel "cat pic-top.sel"
-step 03-top-list "idb-instrument list pic.cpp --selection pic-top.sel $pic_flags | grep -E 'SELECTED| yes\$'"
+step 03-top-list "idb-instrument list pic.cpp --selection pic-top.sel $pic_flags | grep -E 'SELECTED|yes\$'"
 step 04-top-build "mkdir -p pic-top && IDB_SELECTION_FILE=\$PWD/pic-top.sel make -C pic-top -f \$IDB_SRC/examples/pic/Makefile CXX=\"idb-cxx mpicxx\""
 
 # --- 2. run under MPI, find the hot branch ----------------------------------------------
