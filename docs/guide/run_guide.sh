@@ -123,7 +123,7 @@ Mode         COALESCE
 Application  pic
 Database     idb.db
 [DESCR]
-Three runs of pic with the pow kernel under the reference instrumentation, to see how
+Five runs of pic with the pow kernel under the reference instrumentation, to see how
 regular the runs are before comparing anything with them.
 [DBLIST]
 pic-pow-*    the reference runs
@@ -132,9 +132,7 @@ step 19-edf-before "cat pic-reference.edf"
 step 20-apply "idb-instrument apply pic.cpp --out pic-ref-src --edf pic-reference.edf --selection pic-reference.sel $pic_flags"
 step 21-edf-after "cat pic-reference.edf"
 step 22-ref-build "mkdir -p pic-ref && IDB_EDF=\$PWD/pic-reference.edf make -C pic-ref -f \$IDB_SRC/examples/pic/Makefile CXX=\"idb-cxx mpicxx\""
-for i in 1 2 3; do
-  step 23-pow-run-$i "idb run -n 4$mpirun_text --label pic-pow-$i --attr kernel=pow -- pic-ref/pic --kernel pow"
-done
+step 23-pow-runs "for i in 1 2 3 4 5; do idb run -n 4$mpirun_text --label pic-pow-\$i --attr kernel=pow -- pic-ref/pic --kernel pow; done"
 step 24-ref-report "idb report pic-pow-1 --aggregate --no-cpu --prune 1"
 step 25-savings "idb query \"SELECT r.label, r.wall_seconds AS wall,
   (SELECT count(*) FROM probe_sites p WHERE p.run_id = r.run_id AND p.probe_id > 0) AS probes,
@@ -150,9 +148,7 @@ step 27-coalesce "idb edf pic-reference.edf"
 step 28-coalesce-svg "idb edf pic-reference.edf --format svg --output pic-reference.svg"
 
 # --- 6. COMPARE an optimisation against the reference -----------------------------------
-for i in 1 2 3; do
-  step 29-mul-run-$i "idb run -n 4$mpirun_text --label pic-mul-$i --attr kernel=mul -- pic-ref/pic --kernel mul"
-done
+step 29-mul-runs "for i in 1 2 3 4 5; do idb run -n 4$mpirun_text --label pic-mul-\$i --attr kernel=mul -- pic-ref/pic --kernel mul; done"
 cat >"$work/pic-kernels.edf" <<'EDF'
 # pic's pow kernel against the multiplying one, under the reference instrumentation
 [PREAMBLE]
@@ -163,7 +159,7 @@ Database     idb.db
 Rank         all
 [DESCR]
 Species::push raises |v/c| to the power 2 with std::pow; the optimisation multiplies
-instead. Three runs of each on the same machine, the pow runs first.
+instead. Five runs of each on the same machine, the pow runs first.
 [DBLIST]
 pic-pow-*    std::pow (the reference)
 pic-mul-*    u * u
