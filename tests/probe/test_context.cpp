@@ -1,8 +1,9 @@
 // The calling thread's current CFH (idb_cfh_enter / idb_cfh_leave): the thread's probes go
 // to the entered CFH, enters nest, mismatched leaves are counted and handled, a destroyed
-// CFH stops taking probes, each thread has its own current CFH, probes off and finalize
-// make enter a no-op, the scope macros and idb::CfhContext pair enter and leave, and a
-// start/stop pair costs the same inside an enter as outside (a ratio in one process).
+// CFH stops taking probes, each thread has its own current CFH (and drops its enters when
+// it ends), probes off and finalize make enter a no-op, the scope macros and idb::CfhContext pair
+// enter and leave, and a start/stop pair costs the same inside an enter as outside (a ratio in one
+// process).
 #include "child.hpp"
 #include "scopes.h"
 
@@ -190,6 +191,28 @@ TEST(Context, EachThreadHasItsOwnCurrentCfh) {
   const auto *worker_object = find_cfh(profile, "worker object");
   ASSERT_TRUE(worker_object);
   EXPECT_EQ(1, worker_object->thread); // its creator's slot
+}
+
+TEST(Context, AThreadThatEndsInsideAnEnterDropsIt) {
+  auto profile = profile_of([] {
+    idb_cfh_t *object = idb_cfh_create("object");
+    std::thread([object] {
+      pair(1, "worker");
+      idb_cfh_enter(object);
+      idb_start(IDB_PROC, 2, "left open"); // neither closed nor left
+    }).join();
+    std::thread([] { pair(3, "next worker"); }).join(); // takes the ended thread's slot
+    idb_cfh_enter(object);
+    pair(4, "main inside");
+    idb_cfh_leave(object);
+  });
+  EXPECT_EQ("worker 1\nnext worker 1\n", tree_of(profile, "thread 1"));
+  // The named CFH is not the thread's: its probe stays open, and later ones nest under it.
+  EXPECT_EQ("left open 1\nleft open;main inside 1\n", tree_of(profile, "object"));
+  const auto *object = find_cfh(profile, "object");
+  ASSERT_TRUE(object);
+  EXPECT_EQ(1u, object->unclosed);
+  EXPECT_EQ(0u, object->mismatches);
 }
 
 TEST(Context, TheFirstProbeOfAThreadMayBeInsideAnEnter) {

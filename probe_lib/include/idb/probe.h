@@ -2,7 +2,8 @@
  *
  * The contract between instrumented code (hand-placed or written by idb-instrument) and
  * the runtime. Each probe updates fixed-size statistics of its node in the calling
- * thread's control-flow hierarchy (CFH); at exit one profile file is written. Compiles as
+ * thread's current control-flow hierarchy (CFH): the thread's own, or a named one it has
+ * entered (idb_cfh_enter); at exit one profile file is written. Compiles as
  * C99 and as C++11 or later. Probes never print, throw or fail: problems are counted and
  * reported once at finalize. Configuration is by environment (docs/configuration.md). */
 #ifndef IDB_PROBE_H
@@ -29,10 +30,11 @@ extern "C" {
  * nothing. */
 IDB_API_ void idb_init(const char *program);
 
-/* Opens probe `id` of `kind` in the calling thread's CFH. `description` names the code
- * (e.g. "solve(...) [solver.c:42]"); it is read only the first time the probe is seen, so
- * it must stay valid until then. Thread-safe (each thread has its own CFH); not
- * signal-safe. Never fails: overflow of the node cap or depth cap is counted. */
+/* Opens probe `id` of `kind` in the calling thread's current CFH (see idb_cfh_enter).
+ * `description` names the code (e.g. "solve(...) [solver.c:42]"); it is read only the
+ * first time the probe is seen, so it must stay valid until then. Thread-safe (each thread
+ * has its own current CFH); not signal-safe. Never fails: overflow of the node cap or
+ * depth cap is counted. */
 IDB_API_ void idb_start(int kind, int id, const char *description);
 
 /* Like idb_start, also naming the source location (any of them may be NULL / 0). */
