@@ -105,6 +105,10 @@ void start_running(const char *program) {
   g_rt.limits.max_depth = cfg.max_depth;
   g_rt.limits.cpu_all = cfg.cpu == CpuPolicy::All;
   g_rt.limits.cpu_read_ns = cfg.cpu == CpuPolicy::Off ? 0.0 : thread_cpu_read_cost_ns();
+  // Four reads' worth, and never under 1 us: an honest read costs well under that.
+  double read_ns = 4.0 * g_rt.limits.cpu_read_ns;
+  g_rt.limits.cpu_read_cap_ticks =
+      (read_ns > 1000.0 ? read_ns : 1000.0) * 1e-9 * g_rt.ticks_per_second;
   g_rt.limits.cpu_threshold = cfg.cpu == CpuPolicy::Off ? HUGE_VAL
                               : cfg.cpu == CpuPolicy::All
                                   ? 0.0
