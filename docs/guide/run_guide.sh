@@ -83,10 +83,33 @@ step 04-top-build "mkdir -p pic-top && IDB_SELECTION_FILE=\$PWD/pic-top.sel make
 
 # --- 2. run under MPI, find the hot branch ----------------------------------------------
 step 05-top-run "idb run -n 4$mpirun_text --label pic-top --attr kernel=pow -- pic-top/pic --kernel pow"
-step 06-top-report "idb report pic-top --aggregate --no-cpu"
+step 06-top-report "idb report pic-top --rank 0 --no-cpu"
 step 07-top-hottest "idb query hottest_procedures --param run=pic-top --param limit=5"
 step 08-top-critical "idb query critical_path --param run=pic-top --param rank=0 --param thread=0"
-step 09-top-sql "idb query \"SELECT t.rank, t.inclusive, t.exclusive, t.inclusive - t.exclusive AS in_mpi,
+# A probe summed over every CFH of the run: MPI_Allreduce per CFH name, then in all.
+step 09-top-sum "idb query \"SELECT h.name AS cfh, count(DISTINCT h.rank) AS ranks, sum(s.count) AS calls,
+       sum(s.total) AS seconds
+FROM runs r JOIN cfh_instances h ON h.run_id = r.run_id
+JOIN nodes n ON n.cfh_id = h.cfh_id
+JOIN node_stats s ON s.cfh_id = n.cfh_id AND s.node = n.node
+JOIN probe_sites p ON p.run_id = r.run_id AND p.probe_id = n.probe_id
+WHERE r.label = 'pic-top' AND p.description = 'MPI_Allreduce'
+GROUP BY h.name
+UNION ALL
+SELECT 'all CFHs', count(DISTINCT h.rank), sum(s.count), sum(s.total)
+FROM runs r JOIN cfh_instances h ON h.run_id = r.run_id
+JOIN nodes n ON n.cfh_id = h.cfh_id
+JOIN node_stats s ON s.cfh_id = n.cfh_id AND s.node = n.node
+JOIN probe_sites p ON p.run_id = r.run_id AND p.probe_id = n.probe_id
+WHERE r.label = 'pic-top' AND p.description = 'MPI_Allreduce'\""
+# Per rank: step's time, the part of it the objects spent in MPI_Allreduce (their CFHs of
+# that rank), and step's CPU time over wall time.
+step 09a-top-sql "idb query \"SELECT t.rank, t.inclusive AS step,
+       (SELECT sum(o.inclusive) FROM node_times o
+        JOIN cfh_instances h ON h.cfh_id = o.cfh_id AND h.named = 1
+        JOIN probe_sites q ON q.run_id = o.run_id AND q.probe_id = o.probe_id
+        WHERE o.run_id = t.run_id AND o.rank = t.rank
+          AND q.description = 'MPI_Allreduce') AS in_allreduce,
        c.cpu_total / c.wall AS cpu_per_wall
 FROM node_times t
 JOIN probe_sites p ON p.run_id = t.run_id AND p.probe_id = t.probe_id
@@ -94,11 +117,14 @@ LEFT JOIN node_cpu_ratio c ON c.cfh_id = t.cfh_id AND c.node = t.node
 WHERE t.run_id = (SELECT run_id FROM runs WHERE label = 'pic-top')
   AND p.function = 'Simulation::step' AND p.kind = 'PROC'
 ORDER BY t.rank\""
-# The noise of Simulation::step above is the time a rank waited for a core while it read
-# its CPU clock (4 ranks on fewer cores): the same run without CPU timing shows it.
+# Run's exclusive time above (between two steps) is where a rank waits for a core after
+# the CPU clock read; the same run without CPU timing shows where that wait goes instead.
 step 09b-top-nocpu-run "IDB_CPU=off idb run -n 4$mpirun_text --label pic-top-nocpu --attr kernel=pow -- pic-top/pic --kernel pow"
-step 09c-top-nocpu-report "idb report pic-top-nocpu --aggregate --no-cpu"
-# From here on, as the guide says, every run goes without CPU timing.
+step 09c-top-nocpu-report "idb report pic-top-nocpu --rank 0 --no-cpu"
+
+# From here on, as the guide says, every run goes without CPU timing: with more ranks
+# than cores, each CPU clock read is where the kernel hands the core to another rank, and
+# the wait gathers at the CPU-timed probes.
 export IDB_CPU=off
 
 # --- 3. grow the tree under the hot branch ----------------------------------------------
@@ -133,13 +159,15 @@ step 20-apply "idb-instrument apply pic.cpp --out pic-ref-src --edf pic-referenc
 step 21-edf-after "cat pic-reference.edf"
 step 22-ref-build "mkdir -p pic-ref && IDB_EDF=\$PWD/pic-reference.edf make -C pic-ref -f \$IDB_SRC/examples/pic/Makefile CXX=\"idb-cxx mpicxx\""
 step 23-pow-runs "for i in 1 2 3 4 5; do idb run -n 4$mpirun_text --label pic-pow-\$i --attr kernel=pow -- pic-ref/pic --kernel pow; done"
-step 24-ref-report "idb report pic-pow-1 --aggregate --no-cpu --prune 1"
+step 24-ref-report "idb report pic-pow-1 --rank 0 --no-cpu --prune 1"
 step 25-savings "idb query \"SELECT r.label, r.wall_seconds AS wall,
   (SELECT count(*) FROM probe_sites p WHERE p.run_id = r.run_id AND p.probe_id > 0) AS probes,
   (SELECT sum(s.count) FROM cfh_instances h JOIN node_stats s ON s.cfh_id = h.cfh_id
    WHERE h.run_id = r.run_id) AS activations,
-  (SELECT sum(t.descendant_noise) / sum(t.inclusive) FROM node_times t
-   WHERE t.run_id = r.run_id AND t.node = 0) AS noise_share
+  (SELECT sum(s.noise) FROM cfh_instances h JOIN node_stats s ON s.cfh_id = h.cfh_id
+   WHERE h.run_id = r.run_id)
+  / (SELECT sum(t.inclusive) FROM node_times t JOIN cfh_instances h ON h.cfh_id = t.cfh_id
+     WHERE t.run_id = r.run_id AND t.node = 0 AND h.named = 0) AS noise_share
 FROM runs r WHERE r.label IN ('pic-top-nocpu', 'pic-grow', 'pic-pow-1') ORDER BY r.run_id\""
 step 26-pristine-build "mkdir -p pristine && make -C pristine -f \$IDB_SRC/examples/pic/Makefile"
 step 26b-pristine-time "time mpirun -np 4$mpirun_raw pristine/pic --kernel pow"
