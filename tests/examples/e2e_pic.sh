@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # examples/pic end to end: built through idb-cxx with the default selection, run with the
-# pow and the multiply kernel (two runs each, interleaved) under `idb run -n 4`, then
-# checked against what the code implies. With --kernel pow the hottest probe that runs
-# more than once per rank is the particle push loop (the loop that calls std::pow); the
-# multiply kernel makes that loop much cheaper; the answers are the same; the
+# pow and the multiply kernel (three runs each, interleaved) under `idb run -n 4`, then
+# checked against what the code implies. With --kernel pow the hottest computing probe
+# that runs more than once per rank is the particle push loop (the loop that calls
+# std::pow); the multiply kernel makes it much cheaper; the answers are the same; the
 # experiments in examples/pic/ (COALESCE of the pow runs, COMPARE of pow against mul)
 # read the same runs and say the same. Every sum is by probe over all CFH instances, so
 # the checks hold whether the push loop sits in a thread's CFH or in an object's own.
@@ -15,7 +15,7 @@ cpu_time_everywhere # the COMPARE checks read CPU time
 
 steps=30 particles=40000 ranks=4
 build_example pic CXX "$idb_cxx mpicxx"
-for i in 1 2; do
+for i in 1 2 3; do
   for kernel in pow mul; do
     store_run "pic-$kernel-$i" pic --kernel "$kernel" --particles $particles --steps $steps
   done
@@ -49,27 +49,28 @@ expect "push loop activations = 2 species x $steps steps x $ranks ranks" \
 query probe_across_runs "probe=$push_id" >"$work/push_across_runs.tsv"
 pow=$(pick inclusive label '^pic-pow-' <"$work/push_across_runs.tsv" | min)
 mul=$(pick inclusive label '^pic-mul-' <"$work/push_across_runs.tsv" | min)
-expect "the push loop is much slower with pow (s, fastest of 2 runs each)" "$pow / $mul > 1.5"
+expect "the push loop is much slower with pow (s, fastest of 3 runs each)" "$pow / $mul > 1.5"
 
-# COALESCE of the pow runs: both runs, and the pooled activations of both. (The probe is
+# COALESCE of the pow runs: all three, and the pooled activations of all. (The probe is
 # named by its description: `idb edf --probe` takes IDs of up to nine digits only.)
 experiment pic/coalesce-repeats.edf --probe "$push_name" >"$work/coalesce.tsv"
 runs=$(pick runs <"$work/coalesce.tsv")
 pooled=$(pick pooled_count <"$work/coalesce.tsv")
 median=$(pick median <"$work/coalesce.tsv")
-expect "COALESCE pools the 2 pow runs" "$runs == 2"
-expect "COALESCE's pooled activations are both runs'" "$pooled == 2 * $push_count"
-pow_mean=$(pick inclusive label '^pic-pow-' <"$work/push_across_runs.tsv" | mean)
-expect "COALESCE's median is the mean of the 2 runs' push time" \
-  "($median - $pow_mean) ^ 2 < (1e-9 * $pow_mean) ^ 2"
+expect "COALESCE pools the 3 pow runs" "$runs == 3"
+expect "COALESCE's pooled activations are all runs'" "$pooled == 3 * $push_count"
+pow_median=$(pick inclusive label '^pic-pow-' <"$work/push_across_runs.tsv" | sort -g | sed -n 2p)
+expect "COALESCE's median is the middle run's push time" \
+  "($median - $pow_median) ^ 2 < (1e-9 * $pow_median) ^ 2"
 
 # COMPARE pow (first entry) with mul in CPU time: on every rank the push loop's ratio is
-# well below 1.
+# well below 1, and Welch's test calls it significant. With 3 runs against 3 the test is
+# weak (docs/edf.md), so one rank in four may miss the 5% level.
 experiment pic/compare-kernel.edf --probe "$push_name" --value cpu >"$work/compare.tsv"
 ranks_shown=$(pick rank entry '^pic-mul-' <"$work/compare.tsv" | sort -u | wc -l)
 worst=$(pick ratio entry '^pic-mul-' <"$work/compare.tsv" | max)
-tested=$(pick significant entry '^pic-mul-' <"$work/compare.tsv" | grep -c . || true)
+significant=$(pick significant entry '^pic-mul-' <"$work/compare.tsv" | grep -c '^1$' || true)
 expect "COMPARE shows the mul runs on every rank" "$ranks_shown == $ranks"
 expect "COMPARE: the push loop with mul is faster than with pow on every rank" "$worst < 0.8"
-expect "COMPARE tests each rank's difference (groups of 2 runs)" "$tested == $ranks"
+expect "COMPARE: the difference is significant on 3 ranks or more" "$significant >= $ranks - 1"
 e2e_finish
