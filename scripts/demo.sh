@@ -111,13 +111,13 @@ step "where the time goes in pic-pow-1: the top-down tree, all ranks merged, bel
 step "what pow() costs: examples/pic/compare-kernel.edf (COMPARE), the push loop and main"
 edf_rows examples/pic/compare-kernel.edf 'push|main'
 
-step "balance, skewed partition: the most imbalanced probes (idb query imbalance)"
-"$idb" query "SELECT description, printf('%.3f', min) AS min_s, printf('%.3f', max) AS max_s,
-                     printf('%.3f', mean) AS mean_s, printf('%.2f', imbalance) AS imbalance,
-                     rank_of_max
-              FROM (SELECT * FROM probe_imbalance i JOIN probe_sites p USING (run_id, probe_id))
-              WHERE run_id = (SELECT run_id FROM runs WHERE label = :run) AND mean > 0.01
-              ORDER BY imbalance DESC LIMIT 5" --db "$db" --param run=balance-skewed-1
+step "balance, skewed partition: the most imbalanced probes (SQL on the view probe_imbalance)"
+"$idb" query "SELECT p.description, printf('%.3f', i.min) AS min_s, printf('%.3f', i.max) AS max_s,
+                     printf('%.3f', i.mean) AS mean_s, printf('%.2f', i.imbalance) AS imbalance,
+                     i.rank_of_max
+              FROM probe_imbalance i JOIN probe_sites p USING (run_id, probe_id)
+              WHERE i.run_id = (SELECT run_id FROM runs WHERE label = :run) AND i.mean > 0.01
+              ORDER BY i.imbalance DESC LIMIT 5" --db "$db" --param run=balance-skewed-1
 step "balance, master/worker: rank 0's critical path (idb query critical_path)"
 "$idb" query critical_path --db "$db" --param run=balance-master-1 --param rank=0 \
   --param thread=0 --format csv |
