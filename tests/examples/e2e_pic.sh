@@ -43,34 +43,42 @@ push_count=$(pick count probe_id "^$push_id\$" <"$work/noise_share.tsv")
 expect "push loop activations = 2 species x $steps steps x $ranks ranks" \
   "$push_count == 2 * $steps * $ranks"
 
-# pow against mul, within this one set of runs: the push loop's wall time in each run.
-# A run slowed down by the machine only ever takes longer, so each kernel's fastest run
-# is the one to compare.
-query probe_across_runs "probe=$push_id" >"$work/push_across_runs.tsv"
-pow=$(pick inclusive label '^pic-pow-' <"$work/push_across_runs.tsv" | min)
-mul=$(pick inclusive label '^pic-mul-' <"$work/push_across_runs.tsv" | min)
-expect "the push loop is much slower with pow (s, fastest of 3 runs each)" "$pow / $mul > 1.5"
+# pow against mul in wall time, each run measured against itself: the push loop over the
+# deposit loop, which runs beside it every step and does not change with the kernel, so
+# whatever slowed the machine down during a run slows both. The median run of each kernel.
+push_over_deposit() { # LABEL -> push / deposit inclusive time in that run
+  query noise_share "run=$1" | awk -F'\t' '$2 ~ /loop in .*push/ { p += $4 }
+    $2 ~ /loop in .*deposit/ { d += $4 } END { if (p > 0 && d > 0) printf "%.17g\n", p / d }'
+}
+median3() { sort -g | sed -n 2p; }
+pow=$(for i in 1 2 3; do push_over_deposit "pic-pow-$i"; done | median3)
+mul=$(for i in 1 2 3; do push_over_deposit "pic-mul-$i"; done | median3)
+expect "push over deposit time, median run: pow's is far above mul's" "$pow / $mul > 1.5"
 
 # COALESCE of the pow runs: all three, and the pooled activations of all. (The probe is
 # named by its description: `idb edf --probe` takes IDs of up to nine digits only.)
+query probe_across_runs "probe=$push_id" >"$work/push_across_runs.tsv"
 experiment pic/coalesce-repeats.edf --probe "$push_name" >"$work/coalesce.tsv"
 runs=$(pick runs <"$work/coalesce.tsv")
 pooled=$(pick pooled_count <"$work/coalesce.tsv")
 median=$(pick median <"$work/coalesce.tsv")
 expect "COALESCE pools the 3 pow runs" "$runs == 3"
 expect "COALESCE's pooled activations are all runs'" "$pooled == 3 * $push_count"
-pow_median=$(pick inclusive label '^pic-pow-' <"$work/push_across_runs.tsv" | sort -g | sed -n 2p)
+pow_median=$(pick inclusive label '^pic-pow-' <"$work/push_across_runs.tsv" | median3)
 expect "COALESCE's median is the middle run's push time" \
   "($median - $pow_median) ^ 2 < (1e-9 * $pow_median) ^ 2"
 
-# COMPARE pow (first entry) with mul in CPU time: on every rank the push loop's ratio is
-# well below 1, and Welch's test calls it significant. With 3 runs against 3 the test is
-# weak (docs/edf.md), so one rank in four may miss the 5% level.
+# COMPARE pow (first entry) with mul in CPU time: the push loop's ratio is below 1 on
+# every rank and about a half on average (runs of one kernel under two labels give 0.8 to
+# 1.2 here). Welch's test runs on every rank, but with 3 runs against 3 on a shared
+# machine its 5% verdict is not stable (docs/edf.md), so only its presence is checked.
 experiment pic/compare-kernel.edf --probe "$push_name" --value cpu >"$work/compare.tsv"
 ranks_shown=$(pick rank entry '^pic-mul-' <"$work/compare.tsv" | sort -u | wc -l)
 worst=$(pick ratio entry '^pic-mul-' <"$work/compare.tsv" | max)
-significant=$(pick significant entry '^pic-mul-' <"$work/compare.tsv" | grep -c '^1$' || true)
+average=$(pick ratio entry '^pic-mul-' <"$work/compare.tsv" | mean)
+tested=$(pick p entry '^pic-mul-' <"$work/compare.tsv" | grep -c . || true)
 expect "COMPARE shows the mul runs on every rank" "$ranks_shown == $ranks"
-expect "COMPARE: the push loop with mul is faster than with pow on every rank" "$worst < 0.8"
-expect "COMPARE: the difference is significant on 3 ranks or more" "$significant >= $ranks - 1"
+expect "COMPARE: the push loop with mul is faster than with pow on every rank" "$worst < 1"
+expect "COMPARE: and takes about half the time, on average over the ranks" "$average < 0.7"
+expect "COMPARE: Welch's test ran on every rank (groups of 3 runs)" "$tested == $ranks"
 e2e_finish
