@@ -28,7 +28,9 @@ expect "equal, master and skewed print the same sum: '$(answer balance-equal-1)'
    \"$(answer balance-equal-1)\" == \"$(answer balance-skewed-1)\""
 
 # The imbalance query (wall time) on the work, run_task: the skewed partition's is the
-# last rank's, and larger than the equal blocks' in the same set of runs.
+# last rank's, and larger than the equal blocks' in the same set of runs. (With a core per
+# rank it would be 2; with four ranks on two cores rank 3 runs alone at the end, which
+# brings it to about 1.6, and a busy machine lower still.)
 task_row() { query imbalance "run=$1" | awk -F'\t' 'NR == 1 || $2 ~ /^run_task\(/'; }
 task_row balance-skewed-1 >"$work/skewed.tsv"
 task_row balance-equal-1 >"$work/equal.tsv"
@@ -37,7 +39,7 @@ skew_rank=$(pick rank_of_max <"$work/skewed.tsv")
 equal=$(pick imbalance <"$work/equal.tsv")
 expect "skewed: the imbalance query names the last rank" "$skew_rank == $ranks - 1"
 expect "skewed: its work is clearly imbalanced, more than equal blocks'" \
-  "$skew > 1.3 && $skew > $equal"
+  "$skew > 1.2 && $skew > $equal"
 
 # run_task runs once per task whatever the distribution.
 count=$(query noise_share run=balance-master-1 | pick count description '^run_task\(')
