@@ -29,9 +29,10 @@ expect "pow and mul runs print the same energies: '$pow_answer'" \
 
 # The hottest computing probe (PROC or LOOP: not MPI, whose waiting on an oversubscribed
 # machine says more about the scheduler than about the code) among those activated more
-# than once per rank: main and the loop over the steps, which hold everything, are not.
+# than once per rank: main and the loop over the steps, which hold everything, are not;
+# nor are the CFHs' roots (probe 0), one per object and rank, which span the whole run.
 query noise_share run=pic-pow-1 >"$work/noise_share.tsv"
-hottest=$(awk -F'\t' -v ranks=$ranks 'NR > 1 && $3 > ranks && $2 !~ /^MPI_/' \
+hottest=$(awk -F'\t' -v ranks=$ranks 'NR > 1 && $1 != 0 && $3 > ranks && $2 !~ /^MPI_/' \
   "$work/noise_share.tsv" | sort -t$'\t' -k4,4gr | head -1)
 echo "hottest repeated probe of pic-pow-1: $hottest"
 push_id=$(cut -f1 <<<"$hottest")
