@@ -3,7 +3,7 @@
 // and, with spilling on (the default at this size), only its own data when it dies
 // before: the ranks the launcher ends with SIGTERM write theirs first, wherever they are
 // (blocked in communication or computing), and a rank that calls MPI_Abort writes its
-// own. A program with its own SIGTERM handler keeps it. A run that ends well leaves the
+// own, once. A program with its own SIGTERM handler keeps it. A run that ends well leaves the
 // one merged file.
 #include "mpi_launch.hpp"
 #include "mpi_profile.hpp"
@@ -115,6 +115,23 @@ TEST(MpiAbort, WithSpillsTheAbortingRankLosesOnlyItsOwnDataInFullMode) {
   }
   EXPECT_FALSE(std::filesystem::exists(spill_path(run, 3)));
   EXPECT_FALSE(std::filesystem::exists(run.profile)); // the merge never completed
+}
+
+// Ranks 0 to 2 wrote their spills in MPI_Finalize and wait in the merge when rank 3
+// aborts; the launcher's SIGTERM finds them written and they are not written again.
+TEST(MpiAbort, ARankInTheMergeIsNotWrittenTwiceOnSigterm) {
+  MpiRun run = mpi_run(4, IDB_TEST_ABORT_RANK,
+                       {"before", "profile.idbprof.rank0.idbprof", "profile.idbprof.rank1.idbprof",
+                        "profile.idbprof.rank2.idbprof"},
+                       with_grace({{"IDB_VERBOSE", "1"}}));
+  EXPECT_NE(run.status, 0) << run.output;
+  for (int rank = 0; rank < 3; ++rank) {
+    const std::string said = "rank " + std::to_string(rank) + "'s profile written to";
+    std::size_t at = run.output.find(said);
+    EXPECT_NE(at, std::string::npos) << run.output;
+    EXPECT_EQ(run.output.find(said, at + 1), std::string::npos) << "written twice\n" << run.output;
+    EXPECT_TRUE(read_spill(run, rank));
+  }
 }
 
 TEST(MpiAbort, WithSpillsARunThatEndsWellLeavesOnlyTheMergedProfile) {
