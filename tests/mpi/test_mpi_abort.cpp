@@ -3,8 +3,8 @@
 // and, with spilling on (the default at this size), only its own data when it dies
 // before: the ranks the launcher ends with SIGTERM write theirs first, wherever they are
 // (blocked in communication or computing), and a rank that calls MPI_Abort writes its
-// own, once. A program with its own SIGTERM handler keeps it. A run that ends well leaves the
-// one merged file.
+// own; none is written twice. A program with its own SIGTERM handler keeps it. A run that
+// ends well leaves the one merged file.
 #include "mpi_launch.hpp"
 #include "mpi_profile.hpp"
 
