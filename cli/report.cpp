@@ -1,9 +1,9 @@
 // `idb report`: the top-down tree of a stored run, read from the database rather than the
 // profile file, printed by the reader's print_profile / print_tree so it matches `idb show`
-// column for column. Every CFH in turn by default, one rank's with --rank, or all of the
-// run's CFHs merged by probe path with --aggregate. A summary-mode run (one CFH for every
-// rank, docs/mpi.md) says so above its trees, which carry each node's spread over the
-// ranks; it has no rank to select, and its CFHs merge without their spreads.
+// column for column. Every CFH in turn by default, one rank's with --rank, or with
+// --aggregate the threads' CFHs merged by probe path, and each named CFH over its instances. A
+// summary-mode run (one CFH for every rank, docs/mpi.md) says so above its trees, which carry each
+// node's spread over the ranks; it has no rank to select, and its CFHs merge without their spreads.
 #include "cfh_merge.hpp"
 #include "commands.hpp"
 
@@ -35,7 +35,8 @@ const char *kReportHelp =
     "                   (default idb.db)\n"
     "  --rank N         only the CFHs of MPI rank N (not on a summary-mode run, which\n"
     "                   keeps per node the spread over the ranks instead of their rows)\n"
-    "  --aggregate      all CFHs of the run merged into one tree by probe path\n"
+    "  --aggregate      the threads' CFHs of every rank merged into one tree by probe path,\n"
+    "                   and each named CFH (one per object) over its instances\n"
     "  --prune PERCENT  hide nodes below PERCENT of the root's inclusive time\n"
     "  --no-cpu         leave out the CPU columns\n";
 
@@ -128,28 +129,57 @@ void print_run(std::ostream &out, const profile::Profile &run, const profile::Tr
   out << s;
 }
 
-// The run's header, then its CFHs merged into one tree. A summary run's single CFH is
-// printed as it is; several lose their spreads in the merge (a rank's values in two CFHs
-// cannot be added up from two spreads), and the report says so.
+// The footer line of a merged tree: what was merged and its recording counters.
+void print_merged_line(std::ostream &out, const std::string &what, const profile::Cfh &merged) {
+  out << '\n' << what;
+  if (merged.mismatches) out << "  mismatched stops " << merged.mismatches;
+  if (merged.overflow) out << "  over node cap " << merged.overflow;
+  if (merged.depth_overflow) out << "  over depth cap " << merged.depth_overflow;
+  out << '\n';
+}
+
+// The run's header, then its threads' CFHs merged into one tree, and each named CFH (one
+// per object, say) merged over its instances into a tree of its own: a named CFH's root
+// spans its object's life, so merging it into the threads' root would count that time
+// twice. A summary run's single CFH is printed as it is; several lose their spreads in
+// the merge (a rank's values in two CFHs cannot be added up from two spreads), and the
+// report says so.
 void print_aggregate(std::ostream &out, profile::Profile run, const profile::TreeOptions &tree) {
   if (is_summary(run) && run.cfhs.size() == 1) {
     print_run(out, run, tree);
     return;
   }
-  profile::Cfh merged = merge_cfhs(run.cfhs);
-  std::size_t count = run.cfhs.size();
+  std::vector<profile::Cfh> threads;
+  std::vector<std::pair<std::string, std::vector<profile::Cfh>>> named; // by first appearance
+  for (profile::Cfh &cfh : run.cfhs) {
+    if (!cfh.named) {
+      threads.push_back(std::move(cfh));
+      continue;
+    }
+    auto it = std::find_if(named.begin(), named.end(),
+                           [&](const auto &group) { return group.first == cfh.name; });
+    if (it == named.end()) it = named.insert(named.end(), {cfh.name, {}});
+    it->second.push_back(std::move(cfh));
+  }
   bool summary = is_summary(run);
   run.cfhs.clear();
   profile::print_profile(out, run, tree);
-  out << "\nall " << count << " CFHs merged by probe path";
-  if (merged.mismatches) out << "  mismatched stops " << merged.mismatches;
-  if (merged.overflow) out << "  over node cap " << merged.overflow;
-  if (merged.depth_overflow) out << "  over depth cap " << merged.depth_overflow;
-  out << '\n';
-  if (summary)
-    out << "summary run: statistics merged over every rank; the spread over the ranks is per\n"
-           "CFH and does not merge (see the report without --aggregate)\n";
-  profile::print_tree(out, run, merged, tree);
+  bool noted = false;
+  auto print_group = [&](const std::string &what, const std::vector<profile::Cfh> &cfhs) {
+    profile::Cfh merged = merge_cfhs(cfhs);
+    print_merged_line(out, what, merged);
+    if (summary && !std::exchange(noted, true))
+      out << "summary run: statistics merged over every rank; the spread over the ranks is per\n"
+             "CFH and does not merge (see the report without --aggregate)\n";
+    profile::print_tree(out, run, merged, tree);
+  };
+  if (!threads.empty())
+    print_group("all " + std::to_string(threads.size()) + " thread CFHs merged by probe path",
+                threads);
+  for (const auto &[name, cfhs] : named)
+    print_group("CFH \"" + name + "\": " + std::to_string(cfhs.size()) +
+                    " instances merged by probe path",
+                cfhs);
 }
 
 // The run's mode from `runs`: "full" or "summary"; empty when there is no such run.

@@ -1,19 +1,22 @@
 // `idb run`: launches a program (under mpirun with -n) with IDB_OUT pointing into a
 // temporary folder, then loads the profile it leaves as one run, with the launch command
-// and the user's attributes. Per-rank profiles (IDB_MPI_MODE=rank, or an MPI program
-// without libidb_mpi) are combined into one run first.
+// and the user's attributes. Per-rank profiles (IDB_MPI_MODE=rank, the spills of a job
+// that failed, or an MPI program without libidb_mpi) are combined into one run first; a
+// run that lacks ranks, or whose program failed, says so in its attributes.
 #include "commands.hpp"
 
 #include "idb/combine.hpp"
 #include "idb/profile.hpp"
 #include "idb/store.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <set>
 #include <string>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -38,6 +41,9 @@ const char *kRunHelp =
     "  --label LABEL     the run's label (default PROGRAM-START-PID)\n"
     "  --attr KEY=VALUE  a run attribute (repeatable)\n"
     "  --db URL          database (default idb.db), as for 'idb load'\n\n"
+    "When the program fails, what its ranks left is still stored: the run gets the\n"
+    "attributes exit_status and, for ranks that left no profile (docs/mpi.md, \"What\n"
+    "happens when a rank aborts\"), missing_ranks.\n\n"
     "Exit status: the program's when it failed (its profile is still stored if it left\n"
     "one), else 0 when the run was stored, 1 when not, 2 on a usage error.\n";
 
@@ -149,40 +155,115 @@ int launch(const std::vector<std::string> &line, const std::string &folder) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-// The profile(s) in `folder`, read and combined into one; reports and returns nullopt
-// when there is none or one is unreadable.
-std::optional<profile::Profile> collect(const std::string &folder) {
-  std::vector<profile::Profile> found;
+// What `idb run` found in the folder: one profile for the run, and the ranks that left
+// nothing when it was combined from per-rank files.
+struct Collected {
+  std::optional<profile::Profile> profile;
+  std::vector<int> missing; // ranks below nprocs without a profile, in order
+};
+
+// A profile the ranks merged at MPI_Finalize (full or summary mode), as opposed to one
+// rank's own (per-rank mode, a spill, or a program without libidb_mpi).
+bool is_merged(const profile::Profile &p) {
+  std::string mode = p.get("mpi_mode");
+  return mode == "full" || mode == "summary";
+}
+
+// Ranks from 0 to the largest nprocs the profiles claim that none of them is from.
+std::vector<int> missing_ranks(const std::vector<profile::Profile> &found) {
+  double nprocs = 1;
+  std::set<int> present;
+  for (const profile::Profile &p : found) {
+    nprocs = std::max(nprocs, p.number("nprocs", 1));
+    present.insert(int(p.number("rank", 0)));
+  }
+  std::vector<int> missing;
+  for (int rank = 0; rank < int(nprocs); ++rank)
+    if (!present.count(rank)) missing.push_back(rank);
+  return missing;
+}
+
+// The profiles in `folder`, read; reports and returns false when one is unreadable.
+bool read_folder(const std::string &folder, std::vector<profile::Profile> &found) {
   for (const auto &entry : std::filesystem::directory_iterator(folder)) {
     if (entry.path().extension() != ".idbprof") continue; // skips PATH.tmp.PID leftovers
     profile::ReadResult r = profile::read_profile(entry.path().string());
     if (!r.profile) {
       std::cerr << "idb run: " << r.error << '\n';
-      return std::nullopt;
+      return false;
     }
     found.push_back(std::move(*r.profile));
   }
+  return true;
+}
+
+// The profile(s) in `folder` as one: the merged profile when the ranks' merge completed
+// (spills a killed rank left beside it are ignored), else the per-rank profiles combined,
+// with the ranks that left none. Reports and returns no profile when there is none or
+// one is unreadable.
+Collected collect(const std::string &folder) {
+  std::vector<profile::Profile> found;
+  if (!read_folder(folder, found)) return {};
   if (found.empty()) {
     std::cerr << "idb run: the program left no profile (is it instrumented, and did it "
                  "exit normally?)\n";
-    return std::nullopt;
+    return {};
   }
+  auto merged = std::find_if(found.begin(), found.end(), is_merged);
+  if (merged != found.end()) {
+    if (found.size() > 1)
+      std::cerr << "idb run: using the merged profile; " << found.size() - 1
+                << " per-rank profile(s) beside it ignored\n";
+    return {std::move(*merged), {}};
+  }
+  std::vector<int> missing = missing_ranks(found);
   profile::CombineResult c = profile::combine_ranks(std::move(found));
   if (!c.profile) std::cerr << "idb run: " << c.error << '\n';
-  return std::move(c.profile);
+  return {std::move(c.profile), std::move(missing)};
 }
 
-bool store_run(const RunArgs &args, const profile::Profile &p, const std::string &command) {
+// "2" or "2, 5-7, 9": ranks in order as runs.
+std::string rank_list(const std::vector<int> &ranks) {
+  std::string text;
+  for (std::size_t i = 0; i < ranks.size();) {
+    std::size_t j = i;
+    while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1)
+      ++j;
+    text += (text.empty() ? "" : ", ") + std::to_string(ranks[i]);
+    if (j > i) text += "-" + std::to_string(ranks[j]);
+    i = j + 1;
+  }
+  return text;
+}
+
+// Adds `key` unless the user gave it with --attr.
+void add_attribute(store::KeyValues &attributes, const std::string &key, const std::string &value) {
+  for (const auto &[k, v] : attributes)
+    if (k == key) return;
+  attributes.emplace_back(key, value);
+}
+
+// Stores the run; a failed program's status and the ranks missing from it go in as the
+// attributes `exit_status` and `missing_ranks`, so the run says it is incomplete.
+bool store_run(const RunArgs &args, const Collected &found, const std::string &command,
+               int status) {
+  const profile::Profile &p = *found.profile;
   store::LoadOptions options;
   options.label = args.label;
   options.attributes = args.attributes;
   options.attributes.emplace_back("command", command);
+  if (status != 0) add_attribute(options.attributes, "exit_status", std::to_string(status));
+  if (!found.missing.empty())
+    add_attribute(options.attributes, "missing_ranks", rank_list(found.missing));
   try {
     auto db = store::open(args.db);
     store::LoadResult result = store::load(*db, p, options);
     std::cout << "idb run: stored " << result.label << " (" << p.get("nprocs", "1") << " ranks, "
               << result.cfhs << " CFHs, " << result.nodes << " nodes) in " << db->location()
               << '\n';
+    if (!found.missing.empty())
+      std::cout << "idb run: the run is incomplete: rank" << (found.missing.size() > 1 ? "s " : " ")
+                << rank_list(found.missing) << " left no profile (attribute missing_ranks)\n";
     return true;
   } catch (const store::Error &e) {
     std::cerr << "idb run: " << e.what() << '\n';
@@ -204,10 +285,10 @@ int run(int argc, char **argv) {
   std::vector<std::string> line = launch_line(args);
   int status = launch(line, folder);
   if (status != 0) std::cerr << "idb run: " << line[0] << " exited with status " << status << '\n';
-  std::optional<profile::Profile> p = status == 127 ? std::nullopt : collect(folder);
-  bool stored = p && store_run(args, *p, joined(line));
+  Collected found = status == 127 ? Collected{} : collect(folder);
+  bool stored = found.profile && store_run(args, found, joined(line), status);
   std::error_code ignored;
-  if (stored || (!p && std::filesystem::is_empty(folder, ignored)))
+  if (stored || (!found.profile && std::filesystem::is_empty(folder, ignored)))
     std::filesystem::remove_all(folder, ignored);
   else
     std::cerr << "idb run: the profile is kept in " << folder << '\n';

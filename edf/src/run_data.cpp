@@ -68,7 +68,8 @@ RunData read_run_data(const RunRef &run) {
       "s.cpu_total, s.cpu_min, s.cpu_max, s.noise, s.descendant_noise "
       "FROM cfh_instances h JOIN nodes n ON n.cfh_id = h.cfh_id "
       "JOIN node_stats s ON s.cfh_id = n.cfh_id AND s.node = n.node "
-      "WHERE h.run_id = CAST(:run AS INTEGER)",
+      // A named CFH's root spans its object's life, which the threads' roots hold already.
+      "WHERE h.run_id = CAST(:run AS INTEGER) AND (n.parent IS NOT NULL OR h.named = 0)",
       {{"run", std::to_string(run.run_id)}}, take);
   std::sort(data.probes.begin(), data.probes.end(), [](const ProbeRank &a, const ProbeRank &b) {
     return std::pair(a.probe, a.rank) < std::pair(b.probe, b.rank);

@@ -2,6 +2,7 @@
 #include "select.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <limits>
 #include <set>
 
@@ -11,8 +12,11 @@ namespace {
 
 bool matches(const std::vector<EntryData> &entries, std::int32_t probe, const std::string &want) {
   if (want.empty()) return true;
-  if (std::all_of(want.begin(), want.end(), [](char c) { return c >= '0' && c <= '9'; }))
-    return want.size() < 10 && probe == std::stoi(want);
+  // A whole number is an ID (the instrumenter's take up to ten digits; the MPI layer's
+  // are negative); anything else is part of a description.
+  std::int32_t id = 0;
+  auto [end, error] = std::from_chars(want.data(), want.data() + want.size(), id);
+  if (error == std::errc() && end == want.data() + want.size()) return probe == id;
   for (const EntryData &e : entries)
     for (const RunData &r : e.runs)
       if (auto it = r.names.find(probe);

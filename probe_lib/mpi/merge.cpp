@@ -7,6 +7,7 @@
 #include "blob.h"
 #include "ext.h"
 #include "full_core.h"
+#include "own_profile.h"
 #include "summary.h"
 
 #include "idb/probe.h"
@@ -83,17 +84,6 @@ bool merge_full(MPI_Comm comm, int rank, int size) {
   return idb_ext_write(&all, "full") == 0;
 }
 
-// IDB_MPI_SPILL=1: this rank's own profile, written before the merge; its path, or ""
-// when not written.
-void write_spill(int rank, char *path, std::size_t size) {
-  path[0] = '\0';
-  const char *v = std::getenv("IDB_MPI_SPILL");
-  if (!v || std::strcmp(v, "1") != 0) return;
-  char suffix[32];
-  std::snprintf(suffix, sizeof suffix, ".rank%d.idbprof", rank);
-  if (idb_ext_write_spill(suffix, path, size) != 0) path[0] = '\0';
-}
-
 } // namespace
 
 void put_probe_table(Blob &out) {
@@ -168,19 +158,19 @@ const char *mode_name(Mode mode) {
 }
 
 void finalize_profile() {
-  Mode mode = read_mode();
+  Mode mode = run_mode();
   // Every rank takes part unless probes are off everywhere (IDB_ENABLE=0, which all ranks
   // share): a rank whose runtime has finished already brings what it has.
   if (idb_ext_stop() < 0) return;
   if (mode == Mode::Rank) {
-    idb_ext_write(nullptr, "rank");
+    save_own_profile(nullptr, 0); // unless a SIGTERM got there first
     return;
   }
   int rank = 0, size = 1;
   PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
   PMPI_Comm_size(MPI_COMM_WORLD, &size);
-  char spill[4096];
-  write_spill(rank, spill, sizeof spill); // before the first collective, which may not end
+  char spill[4096] = "";
+  if (spill_on()) save_own_profile(spill, sizeof spill); // before the first collective
   MPI_Comm comm;
   PMPI_Comm_dup(MPI_COMM_WORLD, &comm);
   bool written =

@@ -13,12 +13,14 @@ namespace idb::mpi {
 
 enum class Mode { Full, Summary, Rank };
 
-// IDB_MPI_MODE; an unknown value is reported on stderr and read as `full`.
+// IDB_MPI_MODE; an unknown value is reported on stderr and read as `full`. Read once per
+// run, through run_mode() (own_profile.h).
 Mode read_mode();
 const char *mode_name(Mode mode);
 
-// Stops the runtime and writes the run's profile as the mode says. Collective over
-// MPI_COMM_WORLD except in `rank` mode. Does nothing when probes do not record.
+// Stops the runtime and writes the run's profile as the mode says, with this rank's spill
+// first when spilling is on (own_profile.h). Collective over MPI_COMM_WORLD except in
+// `rank` mode. Does nothing when probes do not record.
 void finalize_profile();
 
 // Moves a byte buffer from `from` to `to` over `comm`: its size, then the bytes in pieces

@@ -1,9 +1,11 @@
 // PMPI wrappers of the calls that frame a run and of the common communicator calls:
 // MPI_Init and MPI_Init_thread start the runtime and record the rank and size;
-// MPI_Finalize combines the ranks' profiles (merge.h) before the real finalize; the
+// MPI_Finalize combines the ranks' profiles (merge.h) before the real finalize;
+// MPI_Abort writes the rank's own profile first when spilling is on (own_profile.h); the
 // communicator constructors and MPI_Comm_free are COMM probes with time only.
 #include "comm_probe.h"
 #include "merge.h"
+#include "own_profile.h"
 
 #include "idb/probe.h"
 
@@ -25,7 +27,9 @@ using namespace idb::mpi;
 namespace {
 
 void record_rank() {
-  idb_ext_set_rank(comm_rank(MPI_COMM_WORLD), comm_size(MPI_COMM_WORLD));
+  int rank = comm_rank(MPI_COMM_WORLD), size = comm_size(MPI_COMM_WORLD);
+  idb_ext_set_rank(rank, size);
+  setup_own_profile(rank, size);
 }
 
 } // namespace
@@ -57,6 +61,11 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
 int MPI_Finalize(void) {
   finalize_profile();
   return PMPI_Finalize();
+}
+
+int MPI_Abort(MPI_Comm comm, int errorcode) {
+  if (spill_on()) save_own_profile(nullptr, 0);
+  return PMPI_Abort(comm, errorcode);
 }
 
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm) {

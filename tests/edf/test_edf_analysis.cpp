@@ -104,6 +104,22 @@ TEST(EdfCoalesce, ProbeFilter) {
   EXPECT_TRUE(coalesce(five_runs(), o).rows.empty());
 }
 
+TEST(EdfCoalesce, ProbeFilterTakesTenDigitAndNegativeIds) {
+  for (std::int32_t id : {1236937567, -1046}) {
+    std::vector<EntryData> e = five_runs();
+    for (RunData &r : e[0].runs) {
+      r.names = {{id, "MPI_Send"}};
+      for (ProbeRank &p : r.probes)
+        p.probe = id;
+    }
+    AnalysisOptions o;
+    o.probe = std::to_string(id);
+    EXPECT_EQ(coalesce(e, o).rows.size(), 1u) << id;
+    o.probe = std::to_string(id) + "0"; // out of range: a description, and none has it
+    EXPECT_TRUE(coalesce(e, o).rows.empty()) << id;
+  }
+}
+
 TEST(EdfCompare, GroupsAndSingleRuns) {
   // Rank 0: base {1, 2, 3}, fast {4, 5, 6, 7} (Welch: p ≈ 0.01), one {2}.
   std::vector<EntryData> e{

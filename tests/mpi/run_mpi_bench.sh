@@ -24,11 +24,11 @@ for mode in off rank full summary full+spill; do
     rm -f "$work"/*.idbprof
     if [[ $mode == off ]]; then
       line=$(IDB_ENABLE=0 mpirun -np 16 --oversubscribe "$bin/bench_finalize_merge" 5000)
-    elif [[ $mode == full+spill ]]; then
+    elif [[ $mode == full+spill ]]; then # the default at 16 ranks (IDB_MPI_SPILL=auto)
       line=$(IDB_MPI_MODE=full IDB_MPI_SPILL=1 IDB_OUT="$work/p-%r.idbprof" \
         mpirun -np 16 --oversubscribe "$bin/bench_finalize_merge" 5000)
     else
-      line=$(IDB_MPI_MODE=$mode IDB_OUT="$work/p-%r.idbprof" \
+      line=$(IDB_MPI_MODE=$mode IDB_MPI_SPILL=0 IDB_OUT="$work/p-%r.idbprof" \
         mpirun -np 16 --oversubscribe "$bin/bench_finalize_merge" 5000)
     fi
     s=$(echo "$line" | awk '{print $2}')

@@ -2,7 +2,7 @@
 // command and attributes; the imbalance query naming the deliberately slow rank, in full
 // and in summary mode; per-rank profiles combined into one run; a program without mpirun;
 // and the failures (usage, a program that cannot start, a database that cannot be
-// written) that must lose nothing.
+// written, a job in which a rank died) that must lose nothing more than they must.
 #include "mpi_launch.hpp"
 
 #include "idb/store.hpp"
@@ -189,6 +189,51 @@ TEST(IdbRun, ASummaryProfileIsStoredWithItsSpread) {
       << "every rank reached every root";
   EXPECT_EQ(cell(dir, "SELECT count(*) / 5 FROM node_spread"),
             cell(dir, "SELECT count(*) FROM nodes"));
+}
+
+} // namespace
+
+namespace {
+
+using idb::test::mpi_run;
+using idb::test::MpiRun;
+
+// Rank 2 of abort_pattern dies mid-run (test_mpi_abort.cpp): the other ranks' profiles are
+// stored as one run that names the missing rank and keeps the program's exit status.
+TEST(IdbRun, AJobWithADeadRankIsStoredWithoutItAndSaysSo) {
+  TempDir dir;
+  CommandResult r =
+      idb_run(dir, {"-n", "4", "--mpirun-arg", "--oversubscribe", "--label", "died"},
+              {IDB_TEST_ABORT_PATTERN, "abort"}, {{"OMPI_MCA_odls_base_sigkill_timeout", "3"}});
+  EXPECT_EQ(r.status, 128 + 6) << r.output;
+  EXPECT_NE(r.output.find("stored died (4 ranks, 3 CFHs"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("the run is incomplete: rank 2 left no profile"), std::string::npos)
+      << r.output;
+  EXPECT_EQ(cell(dir, "SELECT nprocs FROM runs WHERE label = 'died'"), "4");
+  EXPECT_EQ(cell(dir, "SELECT group_concat(rank, ',') FROM (SELECT rank FROM cfh_instances "
+                      "ORDER BY rank)"),
+            "0,1,3");
+  EXPECT_EQ(cell(dir, "SELECT value FROM run_attributes WHERE key = 'missing_ranks'"), "2");
+  EXPECT_EQ(cell(dir, "SELECT value FROM run_attributes WHERE key = 'exit_status'"), "134");
+}
+
+// A merged profile wins over per-rank files left beside it (a rank killed after its spill
+// but before the merge's end removed it): the run is the merged one, complete.
+TEST(IdbRun, AMergedProfileWinsOverSpillsBesideIt) {
+  TempDir dir;
+  MpiRun merged = mpi_run(4, IDB_TEST_COMM_PATTERN, {"2"});
+  ASSERT_TRUE(merged.ok()) << merged.output;
+  MpiRun ranks = mpi_run(4, IDB_TEST_COMM_PATTERN, {"2"},
+                         {{"IDB_MPI_MODE", "rank"}, {"IDB_OUT", "{dir}/r-%r.idbprof"}});
+  ASSERT_TRUE(ranks.ok()) << ranks.output;
+  CommandResult r = idb_run(
+      dir, {"--label", "both"},
+      {"sh", "-c", "cp \"$0\" \"$1\" \"$IDB_OUT\"", merged.profile, ranks.dir.file("r-1.idbprof")});
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("1 per-rank profile(s) beside it ignored"), std::string::npos)
+      << r.output;
+  EXPECT_EQ(cell(dir, "SELECT count(*) FROM cfh_instances"), "4");
+  EXPECT_EQ(cell(dir, "SELECT count(*) FROM run_attributes WHERE key = 'missing_ranks'"), "0");
 }
 
 } // namespace

@@ -109,11 +109,47 @@ TEST_F(IdbReport, AggregateEqualsAMergeByProbePath) {
   merged.cfhs.clear();
   std::ostringstream expected;
   profile::print_profile(expected, merged);
-  expected << "\nall 3 CFHs merged by probe path\n";
+  expected << "\nall 3 thread CFHs merged by probe path\n";
   profile::print_tree(expected, merged, all);
   RunResult r = idb({"report", "synth", "--db", db, "--aggregate"});
   ASSERT_EQ(0, r.status) << r.err;
   EXPECT_EQ(expected.str(), r.out);
+}
+
+// A run whose ranks each also have a named CFH (one per object): --aggregate merges the
+// threads' CFHs into one tree and each named CFH over its instances into another, and the
+// canned queries take the run's time from the threads' roots only, since a named root
+// spans its object's life, which the threads' trees hold already.
+TEST_F(IdbReport, NamedCfhsAggregateApartAndStayOutOfTheRunsTime) {
+  profile::Profile objects = synthetic;
+  for (const profile::Cfh &h : synthetic.cfhs) {
+    profile::Cfh object = h;
+    object.named = true;
+    object.name = "electrons";
+    objects.cfhs.push_back(object);
+  }
+  auto opened = store::open(db);
+  store::LoadOptions options;
+  options.label = "objects";
+  store::load(*opened, objects, options);
+
+  RunResult r = idb({"report", "objects", "--db", db, "--aggregate", "--no-cpu"});
+  ASSERT_EQ(0, r.status) << r.err;
+  EXPECT_NE(std::string::npos, r.out.find("all 3 thread CFHs merged by probe path")) << r.out;
+  EXPECT_NE(std::string::npos, r.out.find("CFH \"electrons\": 3 instances merged by probe path"))
+      << r.out;
+
+  auto root_row = [&](const std::string &label) {
+    RunResult q = idb({"query", "hottest_procedures", "--db", db, "--param", "run=" + label,
+                       "--param", "limit=1000", "--format", "csv"});
+    EXPECT_EQ(0, q.status) << q.err;
+    std::size_t at = q.out.find("\n0,");
+    return at == std::string::npos ? std::string()
+                                   : q.out.substr(at, q.out.find('\n', at + 1) - at);
+  };
+  // The root's row: the threads' roots alone, as in the run without the objects (share 1).
+  EXPECT_NE("", root_row("synth"));
+  EXPECT_EQ(root_row("synth"), root_row("objects"));
 }
 
 TEST_F(IdbReport, AggregateMergesDifferentShapesByPath) {
@@ -159,7 +195,7 @@ TEST_F(IdbReport, AggregateOnASummaryRunKeepsOneCfhsSpreadAndSaysWhenItCannot) {
   store::load(*opened, two, options);
   r = idb({"report", "sum2", "--db", db, "--aggregate"});
   ASSERT_EQ(0, r.status) << r.err;
-  EXPECT_NE(std::string::npos, r.out.find("all 2 CFHs merged by probe path\nsummary run: "))
+  EXPECT_NE(std::string::npos, r.out.find("all 2 thread CFHs merged by probe path\nsummary run: "))
       << r.out;
   EXPECT_EQ(std::string::npos, r.out.find("max/mean")) << "no spread after a merge\n" << r.out;
 }

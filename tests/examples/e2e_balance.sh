@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# examples/balance end to end: built through idb-cc with the default selection, run with
+# each distribution (equal, master, skewed; two runs each, interleaved) under
+# `idb run -n 4`, then checked against what the code implies. The skewed partition gives
+# the last rank three shares in six, so the imbalance query names rank 3 with about twice
+# the mean work; equal blocks are balanced; with master/worker rank 0 runs no task and its
+# critical path ends in the master's MPI_Recv, where it spends most of the run waiting.
+# The experiments in examples/balance/ read the same runs and say the same.
+#   e2e_balance.sh REPO IDB IDB_CC IDB_CXX WORK_DIR [EXTRA_FLAGS...]
+set -euo pipefail
+source "$(dirname "$0")/e2e_lib.sh"
+e2e_setup "$@"
+cpu_time_everywhere # the COMPARE checks read CPU time
+
+tasks=240 size=40000 ranks=4
+build_example balance CC "$idb_cc mpicc"
+for i in 1 2; do
+  for mode in equal master skewed; do
+    store_run "balance-$mode-$i" balance "$mode" $tasks $size
+  done
+done
+
+# Every distribution computes the same sum.
+answer() { sed -n 's/.* sum /sum /p' "$work/$1.out"; }
+expect "equal, master and skewed print the same sum: '$(answer balance-equal-1)'" \
+  "\"$(answer balance-equal-1)\" != \"\" &&
+   \"$(answer balance-equal-1)\" == \"$(answer balance-master-1)\" &&
+   \"$(answer balance-equal-1)\" == \"$(answer balance-skewed-1)\""
+
+# The imbalance query (wall time) on the work, run_task: the skewed partition's is the
+# last rank's, and larger than the equal blocks' in the same set of runs. (With a core per
+# rank it would be 2; with four ranks on two cores rank 3 runs alone at the end, which
+# brings it to about 1.6, and a busy machine lower still.)
+task_row() { query imbalance "run=$1" | awk -F'\t' 'NR == 1 || $2 ~ /^run_task\(/'; }
+task_row balance-skewed-1 >"$work/skewed.tsv"
+task_row balance-equal-1 >"$work/equal.tsv"
+skew=$(pick imbalance <"$work/skewed.tsv")
+skew_rank=$(pick rank_of_max <"$work/skewed.tsv")
+equal=$(pick imbalance <"$work/equal.tsv")
+expect "skewed: the imbalance query names the last rank" "$skew_rank == $ranks - 1"
+expect "skewed: its work is clearly imbalanced, more than equal blocks'" \
+  "$skew > 1.2 && $skew > $equal"
+
+# run_task runs once per task whatever the distribution.
+count=$(query noise_share run=balance-master-1 | pick count description '^run_task\(')
+expect "master: run_task runs once per task" "$count == $tasks"
+
+# Master/worker: rank 0 runs master() alone and spends it waiting in the master's
+# MPI_Recv (the one call site only rank 0 reaches) for the workers' results.
+query imbalance run=balance-master-1 >"$work/master.tsv"
+master_time=$(pick max description '^master\(' rank_of_max '^0$' ranks_reached '^1$' <"$work/master.tsv")
+wait_time=$(pick max description '^MPI_Recv\(' rank_of_max '^0$' ranks_reached '^1$' <"$work/master.tsv")
+expect "master: only rank 0 runs master(), and waits in its MPI_Recv most of it" \
+  "$wait_time / $master_time > 0.8"
+
+# COALESCE of the equal runs: both runs; the tasks of both pooled.
+experiment balance/coalesce-repeats.edf --probe 'run_task(' >"$work/coalesce.tsv"
+expect "COALESCE pools the 2 equal runs" "$(pick runs <"$work/coalesce.tsv") == 2"
+expect "COALESCE's pooled run_task activations are both runs' tasks" \
+  "$(pick pooled_count <"$work/coalesce.tsv") == 2 * $tasks"
+
+# COMPARE equal (first entry), master, skewed, per rank, in CPU time: the work each rank
+# was given. (Wall time would add the time a rank waited for a core, since the test runs
+# more ranks than the machine may have cores.)
+experiment balance/compare-distribution.edf --probe 'run_task(' --value cpu >"$work/compare.tsv"
+ratio() { pick ratio entry "^balance-$1-" rank "^$2\$" <"$work/compare.tsv"; }
+master0=$(pick value entry '^balance-master-' rank '^0$' <"$work/compare.tsv")
+workers=$( (ratio master 1; ratio master 2; ratio master 3) | mean)
+expect "COMPARE: with master/worker rank 0 runs no task" "$master0 == 0"
+expect "COMPARE: the 3 workers get about 4/3 of an equal share each (mean ratio)" \
+  "$workers > 1.1 && $workers < 1.6"
+expect "COMPARE: skewed gives rank 3 about twice its equal share" \
+  "$(ratio skewed 3) > 1.6 && $(ratio skewed 3) < 2.4"
+for r in 0 1 2; do
+  expect "COMPARE: skewed gives rank $r about 2/3 of its equal share" \
+    "$(ratio skewed $r) > 0.5 && $(ratio skewed $r) < 0.85"
+done
+e2e_finish

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# examples/smvp end to end: built through idb-cc with the default selection, run on three
+# meshes (two runs each, interleaved) under `idb run -n 4`, then checked against what the
+# code implies. The repeated products (power_iteration: halo exchange, multiply, dot,
+# update) dominate the one assembly; multiply and exchange_halo run once per iteration on
+# every rank; multiply's time grows with the points a rank owns. The experiments in
+# examples/smvp/ read the same runs and say the same.
+#   e2e_smvp.sh REPO IDB IDB_CC IDB_CXX WORK_DIR [EXTRA_FLAGS...]
+set -euo pipefail
+source "$(dirname "$0")/e2e_lib.sh"
+e2e_setup "$@"
+
+iterations=300 ranks=4
+declare -A mesh=([small]="60 60" [medium]="120 120" [large]="240 240")
+build_example smvp CC "$idb_cc mpicc"
+for i in 1 2; do
+  for m in small medium large; do
+    # shellcheck disable=SC2086 # the mesh is two words on purpose
+    store_run "smvp-$m-$i" smvp ${mesh[$m]} $iterations
+  done
+done
+
+# The answer depends on the mesh only, not on the run.
+answer() { sed -n 's/.*lambda /lambda /p' "$work/$1.out"; }
+expect "repeated runs print the same eigenvalue: '$(answer smvp-medium-1)'" \
+  "\"$(answer smvp-medium-1)\" != \"\" && \"$(answer smvp-medium-1)\" == \"$(answer smvp-medium-2)\""
+
+# The hottest procedures of a medium run: the products' loop over the assembly.
+query hottest_procedures run=smvp-medium-1 limit=20 >"$work/hottest.tsv"
+cat "$work/hottest.tsv"
+products=$(pick inclusive description '^power_iteration\(' <"$work/hottest.tsv")
+assembly=$(pick inclusive description '^assemble\(' <"$work/hottest.tsv")
+expect "the repeated products take more than twice the assembly" "$products > 2 * $assembly"
+for f in multiply exchange_halo; do
+  count=$(pick count description "^$f\\(" <"$work/hottest.tsv")
+  expect "$f runs once per iteration on every rank" "$count == $iterations * $ranks"
+done
+count=$(pick count description '^assemble\(' <"$work/hottest.tsv")
+expect "assemble runs once on every rank" "$count == $ranks"
+
+# COALESCE of the medium runs: both, and the products of both pooled.
+experiment smvp/coalesce-repeats.edf --probe 'multiply(' >"$work/coalesce.tsv"
+expect "COALESCE pools the 2 medium runs" "$(pick runs <"$work/coalesce.tsv") == 2"
+expect "COALESCE's pooled multiply activations are both runs'" \
+  "$(pick pooled_count <"$work/coalesce.tsv") == 2 * $iterations * $ranks"
+
+# COMPARE small (first entry), medium, large: multiply grows with the points a rank owns
+# (4x and 16x the small mesh's), on every rank: at least half in proportion (larger
+# matrices leave the caches and run slower per point, never faster). Wall time: the
+# products are too short and too many to read the CPU clock around each.
+experiment smvp/compare-mesh.edf --probe 'multiply(' >"$work/compare.tsv"
+for m in medium large; do
+  points=$([[ $m == medium ]] && echo 4 || echo 16)
+  low=$(pick ratio entry "^smvp-$m-" <"$work/compare.tsv" | min)
+  shown=$(pick ratio entry "^smvp-$m-" <"$work/compare.tsv" | wc -l)
+  expect "COMPARE shows the $m mesh on every rank" "$shown == $ranks"
+  expect "COMPARE: multiply on the $m mesh takes at least $((points / 2))x the small one's" \
+    "$low > $points / 2"
+done
+growth=$(paste <(pick value entry '^smvp-medium-' <"$work/compare.tsv") \
+  <(pick value entry '^smvp-large-' <"$work/compare.tsv") | awk '$2 <= $1' | wc -l)
+expect "COMPARE: on every rank the large mesh's multiply takes longer than the medium's" \
+  "$growth == 0"
+e2e_finish
