@@ -84,6 +84,9 @@ step 04-top-build "mkdir -p pic-top && IDB_SELECTION_FILE=\$PWD/pic-top.sel make
 # --- 2. run under MPI, find the hot branch ----------------------------------------------
 step 05-top-run "idb run -n 4$mpirun_text --label pic-top --attr kernel=pow -- pic-top/pic --kernel pow"
 step 06-top-report "idb report pic-top --rank 0 --no-cpu"
+# The same run over every rank: the threads' CFHs merged into one tree, each object's
+# CFHs into a tree of its own.
+step 06b-top-aggregate "idb report pic-top --aggregate --no-cpu"
 step 07-top-hottest "idb query hottest_procedures --param run=pic-top --param limit=5"
 step 08-top-critical "idb query critical_path --param run=pic-top --param rank=0 --param thread=0"
 # A probe summed over every CFH of the run: MPI_Allreduce per CFH name, then in all.
@@ -160,6 +163,7 @@ step 21-edf-after "cat pic-reference.edf"
 step 22-ref-build "mkdir -p pic-ref && IDB_EDF=\$PWD/pic-reference.edf make -C pic-ref -f \$IDB_SRC/examples/pic/Makefile CXX=\"idb-cxx mpicxx\""
 step 23-pow-runs "for i in 1 2 3 4 5; do idb run -n 4$mpirun_text --label pic-pow-\$i --attr kernel=pow -- pic-ref/pic --kernel pow; done"
 step 24-ref-report "idb report pic-pow-1 --rank 0 --no-cpu --prune 1"
+step 24b-ref-aggregate "idb report pic-pow-1 --aggregate --no-cpu --prune 1"
 step 25-savings "idb query \"SELECT r.label, r.wall_seconds AS wall,
   (SELECT count(*) FROM probe_sites p WHERE p.run_id = r.run_id AND p.probe_id > 0) AS probes,
   (SELECT sum(s.count) FROM cfh_instances h JOIN node_stats s ON s.cfh_id = h.cfh_id
@@ -196,6 +200,15 @@ step 30-compare-edf "cat pic-kernels.edf"
 step 31-compare "idb edf pic-kernels.edf --probe 'Species::push'"
 step 32-compare-step "idb edf pic-kernels.edf --probe 'Simulation::step'"
 step 33-compare-svg "idb edf pic-kernels.edf --probe 'Species::push' --format svg --output pic-kernels.svg"
+# The loop of push per species, over the runs of both kernels: its fastest and slowest rank.
+step 33b-push-species "idb query \"SELECT r.label, h.name AS cfh, min(t.inclusive) AS fastest_rank,
+       max(t.inclusive) AS slowest_rank
+FROM node_times t JOIN runs r ON r.run_id = t.run_id
+JOIN cfh_instances h ON h.cfh_id = t.cfh_id
+JOIN probe_sites p ON p.run_id = t.run_id AND p.probe_id = t.probe_id
+WHERE (r.label LIKE 'pic-pow-%' OR r.label LIKE 'pic-mul-%')
+  AND p.description LIKE 'for loop in Species::push%'
+GROUP BY r.run_id, h.name ORDER BY r.run_id, h.name\""
 
 # --- 6b. load imbalance: balance's skewed distribution ----------------------------------
 step 34-balance-build "mkdir -p balance && make -C balance -f \$IDB_SRC/examples/balance/Makefile CC=\"idb-cc mpicc\""
