@@ -1,7 +1,9 @@
 // `idb report`: the top-down tree of a stored run, read from the database rather than the
 // profile file, printed by the reader's print_profile / print_tree so it matches `idb show`
 // column for column. Every CFH in turn by default, one rank's with --rank, or all of the
-// run's CFHs merged by probe path with --aggregate.
+// run's CFHs merged by probe path with --aggregate. A summary-mode run (one CFH for every
+// rank, docs/mpi.md) says so above its trees, which carry each node's spread over the
+// ranks; it has no rank to select, and its CFHs merge without their spreads.
 #include "cfh_merge.hpp"
 #include "commands.hpp"
 
@@ -10,10 +12,12 @@
 #include "idb/store.hpp"
 #include "idb/tree.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <iostream>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <utility>
 
@@ -29,7 +33,8 @@ const char *kReportHelp =
     "standard deviation per activation in microseconds, CPU seconds and noise.\n\n"
     "  --db URL         database: a path, sqlite:PATH, sqlite://PATH or postgresql://...\n"
     "                   (default idb.db)\n"
-    "  --rank N         only the CFHs of MPI rank N\n"
+    "  --rank N         only the CFHs of MPI rank N (not on a summary-mode run, which\n"
+    "                   keeps per node the spread over the ranks instead of their rows)\n"
     "  --aggregate      all CFHs of the run merged into one tree by probe path\n"
     "  --prune PERCENT  hide nodes below PERCENT of the root's inclusive time\n"
     "  --no-cpu         leave out the CPU columns\n";
@@ -96,10 +101,44 @@ bool parse_args(int argc, char **argv, ReportArgs &a) {
   return true;
 }
 
-// The run's header, then its CFHs merged into one tree.
+bool is_summary(const profile::Profile &run) {
+  return std::any_of(run.cfhs.begin(), run.cfhs.end(),
+                     [](const profile::Cfh &h) { return h.summary; });
+}
+
+// The line a summary-mode run's report opens with, below the run's header.
+std::string summary_note(const profile::Profile &run) {
+  return "summary run: statistics merged over the " + run.get("nprocs", "?") +
+         " ranks, no per-rank rows. Per node: the ranks that\n"
+         "reached it, the smallest and largest per-rank inclusive time (rank min s, rank max\n"
+         "s), the rank holding the largest (max@), max/mean. Per probe: idb query imbalance.\n";
+}
+
+// print_profile, with the summary note between the run's header and the first CFH.
+void print_run(std::ostream &out, const profile::Profile &run, const profile::TreeOptions &tree) {
+  if (!is_summary(run)) {
+    profile::print_profile(out, run, tree);
+    return;
+  }
+  std::ostringstream text;
+  profile::print_profile(text, run, tree);
+  std::string s = text.str();
+  std::size_t first_cfh = s.find("\nCFH ");
+  s.insert(first_cfh == std::string::npos ? s.size() : first_cfh, summary_note(run));
+  out << s;
+}
+
+// The run's header, then its CFHs merged into one tree. A summary run's single CFH is
+// printed as it is; several lose their spreads in the merge (a rank's values in two CFHs
+// cannot be added up from two spreads), and the report says so.
 void print_aggregate(std::ostream &out, profile::Profile run, const profile::TreeOptions &tree) {
+  if (is_summary(run) && run.cfhs.size() == 1) {
+    print_run(out, run, tree);
+    return;
+  }
   profile::Cfh merged = merge_cfhs(run.cfhs);
   std::size_t count = run.cfhs.size();
+  bool summary = is_summary(run);
   run.cfhs.clear();
   profile::print_profile(out, run, tree);
   out << "\nall " << count << " CFHs merged by probe path";
@@ -107,7 +146,17 @@ void print_aggregate(std::ostream &out, profile::Profile run, const profile::Tre
   if (merged.overflow) out << "  over node cap " << merged.overflow;
   if (merged.depth_overflow) out << "  over depth cap " << merged.depth_overflow;
   out << '\n';
+  if (summary)
+    out << "summary run: statistics merged over every rank; the spread over the ranks is per\n"
+           "CFH and does not merge (see the report without --aggregate)\n";
   profile::print_tree(out, run, merged, tree);
+}
+
+// The run's mode from `runs`: "full" or "summary"; empty when there is no such run.
+std::string run_mode(store::Database &db, const std::string &label) {
+  store::QueryResult r =
+      store::query(db, "SELECT profile_mode FROM runs WHERE label = :label", {{"label", label}});
+  return r.rows.empty() || !r.rows[0][0] ? std::string() : *r.rows[0][0];
 }
 
 } // namespace
@@ -124,6 +173,12 @@ int report(int argc, char **argv) {
   if (!parse_args(argc, argv, args)) return 2;
   try {
     auto database = store::open(args.db, {.create = false});
+    if (args.rank && run_mode(*database, args.label) == "summary") {
+      std::cerr << "idb report: run '" << args.label
+                << "' is a summary-mode run (statistics merged over every rank, no per-rank "
+                   "rows): --rank does not apply; its report names each node's slowest rank\n";
+      return 1;
+    }
     profile::Profile run = store::read_run(*database, args.label, args.rank);
     if (args.rank && run.cfhs.empty()) {
       std::cerr << "idb report: run '" << args.label << "' has no CFH of rank " << *args.rank
@@ -133,7 +188,7 @@ int report(int argc, char **argv) {
     if (args.aggregate)
       print_aggregate(std::cout, std::move(run), args.tree);
     else
-      profile::print_profile(std::cout, run, args.tree);
+      print_run(std::cout, run, args.tree);
     return 0;
   } catch (const store::Error &e) {
     std::cerr << "idb report: " << e.what() << '\n';

@@ -1,6 +1,7 @@
 // `idb-instrument list` as a table or JSON.
 #include "cli.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <iomanip>
 #include <ostream>
@@ -34,16 +35,27 @@ std::string json_string(const std::string &text) {
 
 } // namespace
 
+// Columns are as wide as their longest entry, so a long description or location never
+// runs into the next column.
 void print_table(const std::vector<FileResult> &results, std::ostream &out) {
+  std::size_t where_width = 24, description_width = 40;
+  for (const FileResult &r : results)
+    for (const Candidate &c : r.candidates) {
+      std::size_t where =
+          c.file.size() + std::to_string(c.line).size() + std::to_string(c.column).size() + 2;
+      where_width = std::max(where_width, where + 1);
+      description_width = std::max(description_width, c.description.size() + 1);
+    }
+  const int ww = int(where_width), dw = int(description_width);
   out << std::left << std::setw(11) << "ID" << std::setw(5) << "KIND" << std::setw(6) << "DEPTH"
-      << std::setw(24) << "LOCATION" << std::setw(40) << "DESCRIPTION"
+      << std::setw(ww) << "LOCATION" << std::setw(dw) << "DESCRIPTION"
       << "SELECTED\n";
   for (const FileResult &r : results)
     for (const Candidate &c : r.candidates) {
       std::string where = c.file + ":" + std::to_string(c.line) + ":" + std::to_string(c.column);
       out << std::setw(11) << c.id << std::setw(5) << kind_name(c.kind) << std::setw(6)
-          << (c.kind == Kind::Loop ? std::to_string(c.depth) : "") << std::setw(24) << where
-          << std::setw(40) << c.description << status(c) << "\n";
+          << (c.kind == Kind::Loop ? std::to_string(c.depth) : "") << std::setw(ww) << where
+          << std::setw(dw) << c.description << status(c) << "\n";
     }
 }
 

@@ -1,5 +1,7 @@
 // run_wrapper: instrument each source of a compiler command into a temporary folder, then
-// run the real compiler on the instrumented files with the original arguments.
+// run the real compiler on the instrumented files with the original arguments, the
+// runtime's header folder and IDB_INSTRUMENTED defined (so a code can use <idb/probe.h>,
+// e.g. to enter one CFH per object, only in its instrumented build).
 #include "wrapper.hpp"
 
 #include "idb/edf.hpp"
@@ -21,6 +23,12 @@ namespace idb::instr {
 namespace fs = std::filesystem;
 
 namespace {
+
+// What the wrappers add to every compile they instrument, and to the parse before it, so
+// Clang sees the code the compiler will build.
+std::vector<std::string> instrumented_flags(const RuntimePaths &runtime) {
+  return {"-DIDB_INSTRUMENTED=1", "-I" + runtime.include_dir};
+}
 
 // The include folders the real compiler searches (mpicc's MPI folder, say), from its
 // `-E -v` report, so Clang finds the same headers.
@@ -98,7 +106,8 @@ std::string instrument_source(const CompileLine::Source &source, const std::stri
   }
   std::ostringstream text;
   text << in.rdbuf();
-  std::vector<std::string> flags = line.parse_flags;
+  std::vector<std::string> flags = instrumented_flags(runtime_paths());
+  flags.insert(flags.end(), line.parse_flags.begin(), line.parse_flags.end());
   for (const auto &dir : compiler_include_dirs(compiler, source.cxx, line.parse_flags))
     flags.insert(flags.end(), {"-idirafter", dir});
   flags.insert(flags.end(), {"-x", source.cxx ? "c++" : "c"});
@@ -138,7 +147,7 @@ std::string build_command(const std::vector<std::string> &argv, const CompileLin
                           const Selection &sel, const std::string &temp, Command &command) {
   std::vector<std::string> args(argv.begin() + 1, argv.end());
   RuntimePaths runtime = runtime_paths();
-  std::vector<std::string> extra = {"-I" + runtime.include_dir};
+  std::vector<std::string> extra = instrumented_flags(runtime);
   for (size_t n = 0; n < line.sources.size(); ++n) {
     const auto &source = line.sources[n];
     std::string folder = temp + "/" + std::to_string(n), error;

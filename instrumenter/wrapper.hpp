@@ -1,7 +1,9 @@
 // The compiler wrappers `idb-cc` and `idb-cxx`: `idb-cc COMPILER ARGS...` instruments each
 // C or C++ source of the command into a private temporary folder, compiles it with the
 // original arguments (the original file name kept in diagnostics and debug information by
-// `#line` and -ffile-prefix-map), and adds the runtime when the command links.
+// `#line` and -ffile-prefix-map), and adds the runtime when the command links. Instrumented
+// compiles (and Clang's parse before them) get -DIDB_INSTRUMENTED=1 and the runtime's
+// header folder, so a code can mark its objects' CFHs in that build alone.
 // IDB_INSTRUMENT=0 runs the compiler untouched; a file that cannot be instrumented fails
 // the build with the reason.
 #pragma once

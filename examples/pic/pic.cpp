@@ -10,6 +10,13 @@
 //   pic [--kernel pow|mul] [--particles N] [--cells N] [--steps N]
 // Prints the kinetic and field energy after the last step; both kernels give the same
 // physics (up to the last bits of std::pow).
+//
+// Built through IDB's compiler wrappers (`make CXX="idb-cxx mpicxx"`, which define
+// IDB_INSTRUMENTED), each simulation object (the field and each species) owns a named CFH
+// and makes it current while it works (deposit, push, reduce, solve): the probes the
+// wrappers insert there, and the MPI layer's COMM probes, land in that object's tree, one
+// per object and rank. The file holds no probes of its own, and in the pristine build the
+// two helpers below compile to nothing.
 #include <mpi.h>
 
 #include <cmath>
@@ -19,7 +26,23 @@
 #include <string>
 #include <vector>
 
+#ifdef IDB_INSTRUMENTED
+#include <idb/probe.h>
+#endif
+
 namespace {
+
+#ifdef IDB_INSTRUMENTED
+using ObjectCfh = idb::Cfh;       // an object's CFH, named after the object
+using InObject = idb::CfhContext; // its CFH is the current one for the enclosing scope
+#else
+struct ObjectCfh {
+  explicit ObjectCfh(const char *) {}
+};
+struct InObject {
+  explicit InObject(ObjectCfh &) {}
+};
+#endif
 
 enum class Kernel { pow, mul };
 
@@ -35,7 +58,7 @@ struct Options {
 class Field {
 public:
   Field(int cells, double length)
-      : dx_(length / cells), rho_(cells), phi_(cells), e_(cells), length_(length) {}
+      : dx_(length / cells), rho_(cells), phi_(cells), e_(cells), length_(length), cfh_("field") {}
 
   int cells() const { return int(rho_.size()); }
   double dx() const { return dx_; }
@@ -47,12 +70,14 @@ public:
 
   // Sums the ranks' deposits; every rank then holds the whole density.
   void reduce() {
+    InObject in(cfh_);
     MPI_Allreduce(MPI_IN_PLACE, rho_.data(), cells(), MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   }
 
   // -phi'' = rho - <rho> by red-black SOR sweeps from the last step's potential, then
   // E = -phi' by central differences.
   void solve(int sweeps) {
+    InObject in(cfh_);
     double mean = 0.0;
     for (double r : rho_)
       mean += r;
@@ -84,6 +109,7 @@ private:
   double dx_;
   std::vector<double> rho_, phi_, e_;
   double length_;
+  ObjectCfh cfh_;
 };
 
 // One species: this rank's particles, their charge and mass.
@@ -91,7 +117,7 @@ class Species {
 public:
   Species(const char *name, double charge, double mass, long count, double length, int rank,
           int nprocs)
-      : name_(name), charge_(charge), mass_(mass) {
+      : name_(name), charge_(charge), mass_(mass), cfh_(name) {
     long first = count * rank / nprocs, last = count * (rank + 1) / nprocs;
     for (long p = first; p < last; ++p) { // evenly spaced, with a small sinusoidal push
       double x = length * (double(p) + 0.5) / double(count);
@@ -104,6 +130,7 @@ public:
 
   // Linear (cloud-in-cell) weighting of this rank's particles onto the grid.
   void deposit(Field &field) const {
+    InObject in(cfh_);
     std::vector<double> &rho = field.rho();
     double weight = charge_ * field.length() / double(field.cells()) / double(total_count());
     for (double x : x_) {
@@ -117,6 +144,7 @@ public:
 
   // Leapfrog push; the speed limit c makes the step relativistic-like.
   void push(const Field &field, double dt, const Options &options) {
+    InObject in(cfh_);
     const double c = 1.0, qm = charge_ / mass_;
     for (std::size_t p = 0; p < x_.size(); ++p) {
       double s = x_[p] / field.dx();
@@ -148,6 +176,7 @@ private:
   const char *name_;
   double charge_, mass_;
   std::vector<double> x_, v_;
+  mutable ObjectCfh cfh_; // entering it leaves the species as it was
 };
 
 // The simulation: the objects and the order of the phases in a step.

@@ -28,7 +28,8 @@ namespace idb::mpi {
   X(MPI_Reduce_scatter) X(MPI_Reduce_scatter_block) \
   X(MPI_Scan) X(MPI_Exscan) \
   X(MPI_Comm_split) X(MPI_Comm_dup) \
-  X(MPI_Comm_create) X(MPI_Comm_free) X(MPI_Comm_split_type) X(MPI_Cart_create)
+  X(MPI_Comm_create) X(MPI_Comm_free) X(MPI_Comm_split_type) X(MPI_Cart_create) \
+  X(MPI_Start) X(MPI_Startall)
 // clang-format on
 
 enum Function : int {

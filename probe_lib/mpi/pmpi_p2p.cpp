@@ -1,8 +1,10 @@
 // PMPI wrappers of point-to-point calls: blocking and non-blocking sends and receives,
-// sendrecv, waits, tests and probes. Sends count their buffer's bytes as sent; a blocking
-// receive counts what its status says arrived; a non-blocking receive counts its posted
-// buffer at MPI_Irecv (docs/mpi.md). Waits, tests and probes carry time only.
+// sendrecv and probes. Sends count their buffer's bytes as sent; a blocking receive
+// counts what its status says arrived; a non-blocking receive registers its request, and
+// the wait or test that completes it counts what arrived (pmpi_complete.cpp, docs/mpi.md).
+// Probes carry time only.
 #include "comm_probe.h"
+#include "pending_requests.h"
 
 using namespace idb::mpi;
 
@@ -52,6 +54,8 @@ int isend_call(Function f, const void *buf, int count, MPI_Datatype type, int de
     rc = PMPI_Isend(buf, count, type, dest, tag, comm, request);
   }
   if (rc == MPI_SUCCESS && call.on() && dest != MPI_PROC_NULL) call.sent(bytes_of(count, type));
+  // A handle that a freed receive request left in the table is a send's now.
+  if (rc == MPI_SUCCESS) pending_forget(*request);
   return rc;
 }
 
@@ -110,7 +114,8 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_
               MPI_Request *request) {
   Call call(k_MPI_Irecv);
   int rc = PMPI_Irecv(buf, count, type, source, tag, comm, request);
-  if (rc == MPI_SUCCESS && call.on() && source != MPI_PROC_NULL)
+  // Counted when it completes; only a full table falls back to the posted size.
+  if (rc == MPI_SUCCESS && call.on() && source != MPI_PROC_NULL && !pending_add(*request, false))
     call.received(bytes_of(count, type));
   return rc;
 }
@@ -141,48 +146,6 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, int 
     if (source != MPI_PROC_NULL) call.received(received_bytes(st, type));
   }
   return rc;
-}
-
-int MPI_Wait(MPI_Request *request, MPI_Status *status) {
-  Call call(k_MPI_Wait);
-  return PMPI_Wait(request, status);
-}
-
-int MPI_Waitall(int count, MPI_Request requests[], MPI_Status *statuses) {
-  Call call(k_MPI_Waitall);
-  return PMPI_Waitall(count, requests, statuses);
-}
-
-int MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status) {
-  Call call(k_MPI_Waitany);
-  return PMPI_Waitany(count, requests, index, status);
-}
-
-int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[],
-                 MPI_Status statuses[]) {
-  Call call(k_MPI_Waitsome);
-  return PMPI_Waitsome(incount, requests, outcount, indices, statuses);
-}
-
-int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status) {
-  Call call(k_MPI_Test);
-  return PMPI_Test(request, flag, status);
-}
-
-int MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[]) {
-  Call call(k_MPI_Testall);
-  return PMPI_Testall(count, requests, flag, statuses);
-}
-
-int MPI_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status) {
-  Call call(k_MPI_Testany);
-  return PMPI_Testany(count, requests, index, flag, status);
-}
-
-int MPI_Testsome(int incount, MPI_Request requests[], int *outcount, int indices[],
-                 MPI_Status statuses[]) {
-  Call call(k_MPI_Testsome);
-  return PMPI_Testsome(incount, requests, outcount, indices, statuses);
 }
 
 int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status) {

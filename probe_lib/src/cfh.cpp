@@ -65,6 +65,12 @@ void push_root(Cfh &c) {
   root.t0 = now();
 }
 
+// The noise charged for one thread-CPU clock read measured from `before` to `after`.
+double read_charge(const Cfh &c, std::uint64_t before, std::uint64_t after) {
+  double spent = double(after - before);
+  return spent < c.cpu_read_cap_ticks ? spent : c.cpu_read_cap_ticks;
+}
+
 // Pops the top frame at wall time `t`, recording it unless it was not counted.
 void pop_frame(Cfh &c, std::uint64_t t, bool read_cpu) {
   Frame &f = c.stack[c.depth - 1];
@@ -75,7 +81,7 @@ void pop_frame(Cfh &c, std::uint64_t t, bool read_cpu) {
       std::uint64_t before = now(); // each frame's read measured apart: several may pop at once
       double cpu = double(thread_cpu_ns() - f.cpu0) - c.cpu_read_ns;
       idb_stats_add_cpu(&n.stats, cpu > 0 ? cpu : 0.0);
-      n.stats.noise += double(now() - before);
+      n.stats.noise += read_charge(c, before, now());
     }
     n.cpu_on = c.cpu_all || n.stats.mean >= c.cpu_threshold;
   }
@@ -92,6 +98,7 @@ Cfh *cfh_create(const char *name, bool named, int thread, const Limits &limits) 
   c->cpu_threshold = limits.cpu_threshold;
   c->cpu_all = limits.cpu_all;
   c->cpu_read_ns = limits.cpu_read_ns;
+  c->cpu_read_cap_ticks = limits.cpu_read_cap_ticks;
   c->hidden_charge = limits.noise_ticks;
   c->nodes = static_cast<Node *>(reserve(sizeof(Node) * c->max_nodes));
   auto *frames = static_cast<Frame *>(reserve(sizeof(Frame) * (c->max_depth + 2)));
@@ -182,7 +189,7 @@ void cfh_start_special(Cfh &c, std::uint32_t node, int id) {
   std::uint64_t entry = now();
   f.cpu0 = thread_cpu_ns();
   f.t0 = now();
-  c.nodes[node].stats.noise += double(f.t0 - entry);
+  c.nodes[node].stats.noise += read_charge(c, entry, f.t0);
 }
 
 void cfh_start_uncounted(Cfh &c) {

@@ -52,6 +52,10 @@ struct Limits {
   bool cpu_all;
   double cpu_read_ns; // CPU time one thread-CPU clock read itself adds to a CPU interval
   double noise_ticks; // the calibrated pair charge, for activations that are not recorded
+  // The most wall time one thread-CPU clock read is charged as noise: a few times its
+  // calibrated cost, so a rank that loses its core inside the read (more ranks than
+  // cores) is not charged the wait as probe cost.
+  double cpu_read_cap_ticks;
 };
 
 struct Cfh {
@@ -71,6 +75,7 @@ struct Cfh {
   std::uint32_t max_nodes;
   bool cpu_all;
   double cpu_read_ns;
+  double cpu_read_cap_ticks;
   double hidden_charge;         // noise charged for each activation past a cap
   std::uint64_t overflow;       // activations not recorded: node cap reached
   std::uint64_t depth_overflow; // activations not recorded: depth cap reached

@@ -186,7 +186,9 @@ void report_counts(const char *path, bool written) {
     unclosed += c->unclosed;
   }
   if (mismatches)
-    std::fprintf(stderr, "idb: warning: %llu probe stops did not match the open probe\n",
+    std::fprintf(stderr,
+                 "idb: warning: %llu probe stops did not match the open probe (or CFH enters and "
+                 "leaves did not pair up)\n",
                  mismatches);
   if (overflow)
     std::fprintf(

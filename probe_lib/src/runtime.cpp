@@ -1,9 +1,11 @@
 // The C API of idb/probe.h: initialisation, the per-thread default CFHs, named CFHs and
-// finalisation. The hot entry points (idb_start, idb_stop) only find the thread's CFH
-// and hand over to the inline start/stop of cfh.h.
+// finalisation. The hot entry points (idb_start, idb_stop) only find the thread's current
+// CFH (its default one, or the one it entered: context.cpp) and hand over to the inline
+// start/stop of cfh.h.
 #include "idb/probe.h"
 
 #include "calibrate.h"
+#include "context.h"
 #include "probes.h"
 #include "runtime.h"
 
@@ -35,6 +37,7 @@ void link_cfh(Cfh *c) {
 void on_thread_exit(void *data) {
   auto *c = static_cast<Cfh *>(data);
   t_cfh = nullptr;
+  context_forget();
   pthread_mutex_lock(&g_rt.lock);
   if (g_rt.state.load() == kRunning) {
     cfh_close_all(*c, now());
@@ -63,6 +66,7 @@ void after_fork_in_child() {
   if (g_rt.state.load() == kRunning) g_rt.state.store(kFinished);
   idb_probes_off = 1;
   t_cfh = nullptr;
+  context_forget();
   probe_table_unlock();
   pthread_mutex_unlock(&g_rt.lock);
 }
@@ -101,6 +105,10 @@ void start_running(const char *program) {
   g_rt.limits.max_depth = cfg.max_depth;
   g_rt.limits.cpu_all = cfg.cpu == CpuPolicy::All;
   g_rt.limits.cpu_read_ns = cfg.cpu == CpuPolicy::Off ? 0.0 : thread_cpu_read_cost_ns();
+  // Four reads' worth, and never under 1 us: an honest read costs well under that.
+  double read_ns = 4.0 * g_rt.limits.cpu_read_ns;
+  g_rt.limits.cpu_read_cap_ticks =
+      (read_ns > 1000.0 ? read_ns : 1000.0) * 1e-9 * g_rt.ticks_per_second;
   g_rt.limits.cpu_threshold = cfg.cpu == CpuPolicy::Off ? HUGE_VAL
                               : cfg.cpu == CpuPolicy::All
                                   ? 0.0
@@ -157,7 +165,7 @@ Cfh *claim_thread_cfh() {
       }
     }
     if (c) pthread_setspecific(g_rt.thread_key, c);
-    t_cfh = c;
+    t_cfh = context_set_home(c); // an entered CFH stays current
   }
   pthread_mutex_unlock(&g_rt.lock);
   return c;
@@ -181,10 +189,11 @@ bool stop_recording() {
   idb_probes_off = 1;
   calibrate_noise(g_rt.calibration, g_rt.limits, t_cfh);
   g_rt.noise_ticks = noise_per_pair(g_rt.calibration);
-  // Only the calling thread's CFH is closed; other threads may still be inside a probe,
-  // so the writer reads their open frames without changing them.
+  // Only the calling thread's CFHs (its default one and those it entered) are closed;
+  // other threads may still be inside a probe, so the writer reads their open frames
+  // without changing them.
   g_rt.end_ticks = now();
-  if (t_cfh) cfh_close_all(*t_cfh, g_rt.end_ticks);
+  context_close(g_rt.end_ticks);
   g_rt.ticks_per_second = ticks_per_second(g_rt.start_pair, clock_pair(), g_rt.ticks_per_second);
   timespec ts;
   clock_gettime(CLOCK_REALTIME, &ts);
@@ -228,12 +237,12 @@ void idb_register_probe(int kind, int id, const char *description, const char *f
 }
 
 idb_cfh_t *idb_thread_cfh(void) {
-  Cfh *c = t_cfh ? t_cfh : claim_thread_cfh();
+  Cfh *c = context_home() ? context_home() : claim_thread_cfh();
   return reinterpret_cast<idb_cfh_t *>(c);
 }
 
 idb_cfh_t *idb_cfh_create(const char *name) {
-  Cfh *self = t_cfh ? t_cfh : claim_thread_cfh();
+  Cfh *self = context_home() ? context_home() : claim_thread_cfh();
   if (!self) return nullptr;
   int thread = self->thread;
   pthread_mutex_lock(&g_rt.lock);
@@ -258,6 +267,7 @@ void idb_cfh_destroy(idb_cfh_t *handle) {
   if (!c || !c->named) return; // a thread's own CFH ends with the thread
   pthread_mutex_lock(&g_rt.lock);
   if (g_rt.state.load() == kRunning && c->in_use) {
+    context_drop(c);
     cfh_close_all(*c, now());
     c->in_use = false;
   }

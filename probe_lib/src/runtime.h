@@ -35,7 +35,8 @@ struct Runtime {
 
 extern Runtime g_rt;
 
-// The calling thread's default CFH (nullptr when probes are off or finalized).
+// The calling thread's current CFH: its default one, or the named one it entered last
+// (context.h). nullptr before its first probe, when probes are off and after finalize.
 extern constinit thread_local Cfh *t_cfh __attribute__((tls_model("initial-exec")));
 
 // Starts the runtime if nobody has; returns the state after.

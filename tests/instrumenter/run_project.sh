@@ -94,6 +94,12 @@ if [[ $kind == make-c ]]; then
   set -e
   [[ $status == 127 ]] && grep -q "cannot run the compiler 'no-such-compiler'" "$work/nocc.txt" ||
     { echo "missing compiler: status $status"; cat "$work/nocc.txt"; exit 1; }
+  # Instrumented compiles define IDB_INSTRUMENTED and find <idb/probe.h>; plain ones do not.
+  printf '#ifndef IDB_INSTRUMENTED\n#error IDB_INSTRUMENTED is not defined\n#endif\n#include <idb/probe.h>\nint f(void);\nint f(void) {\n  IDB_CFH_CONTEXT(idb_thread_cfh());\n  return IDB_INSTRUMENTED;\n}\n' >"$work/marked.c"
+  (cd "$work" && "$idb_cc" gcc -Wall -Werror -c marked.c -o marked.o)
+  if (cd "$work" && IDB_INSTRUMENT=0 "$idb_cc" gcc -c marked.c -o plain-marked.o 2>/dev/null); then
+    echo "IDB_INSTRUMENTED defined without instrumenting"; exit 1
+  fi
   # IDB_INSTRUMENT=0 passes straight through: no probe symbols.
   (cd "$work/pristine" && IDB_INSTRUMENT=0 "$idb_cc" gcc -c main.c -Ilib -o plain.o)
   nm "$work/pristine/plain.o" >"$work/plain.nm"

@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 using namespace idb::instr;
@@ -53,6 +54,26 @@ TEST(Cli, ListPrintsTableAndJson) {
   EXPECT_EQ('[', json.out[0]);
   EXPECT_NE(std::string::npos, json.out.find("\"kind\": \"LOOP\""));
   EXPECT_NE(std::string::npos, json.out.find("\"depth\": 1"));
+}
+
+TEST(Cli, ListKeepsLongDescriptionsApartFromTheirSelection) {
+  TempDir dir;
+  std::string name(60, 'f');
+  write(dir.file("w.c"), "static int " + name +
+                             "(int n) {\n  int s = n;\n  s += 1;\n  s *= 2;\n"
+                             "  return s;\n}\nint main(void) { return " +
+                             name + "(1) == 4 ? 0 : 1; }\n");
+  CliRun table = cli({"list", dir.file("w.c"), "--"});
+  ASSERT_EQ(0, table.status) << table.err;
+  std::istringstream lines(table.out);
+  std::string line;
+  int rows = 0;
+  while (std::getline(lines, line)) {
+    if (line.find(name) == std::string::npos) continue;
+    ++rows; // its PROC and the CALL in main
+    EXPECT_TRUE(std::regex_search(line, std::regex(R"(\] +(yes|-)$)"))) << line;
+  }
+  EXPECT_EQ(2, rows) << table.out;
 }
 
 TEST(Cli, ApplyWritesOutputAndManifestAndLeavesTheSourceAlone) {

@@ -1,7 +1,8 @@
 // `idb run` end to end: a four-rank MPI run stored as one run with its rank count,
-// command and attributes; the imbalance query naming the deliberately slow rank; per-rank
-// profiles combined into one run; a program without mpirun; and the failures (usage, a
-// program that cannot start, a database that cannot be written) that must lose nothing.
+// command and attributes; the imbalance query naming the deliberately slow rank, in full
+// and in summary mode; per-rank profiles combined into one run; a program without mpirun;
+// and the failures (usage, a program that cannot start, a database that cannot be
+// written) that must lose nothing.
 #include "mpi_launch.hpp"
 
 #include "idb/store.hpp"
@@ -9,6 +10,8 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -51,20 +54,68 @@ TEST(IdbRun, StoresAnMpiRunWithRanksCommandAndAttributes) {
   EXPECT_NE(command.find("idb_mpi_comm_pattern 10"), std::string::npos) << command;
 }
 
+// The `imbalance` query's row of `probe` in run `label`, by column name, through the CLI
+// as a user runs it (CSV); empty when the query fails or has no such row.
+std::map<std::string, std::string> imbalance_row(const TempDir &dir, const std::string &label,
+                                                 const std::string &probe) {
+  CommandResult q =
+      run_command(dir, {IDB_TEST_CLI, "query", "imbalance", "--db", dir.file("runs.db"), "--param",
+                        "run=" + label, "--format", "csv"});
+  EXPECT_EQ(q.status, 0) << q.output;
+  std::istringstream lines(q.output);
+  std::vector<std::string> header;
+  for (std::string line; std::getline(lines, line);) {
+    std::vector<std::string> cells;
+    std::istringstream fields(line);
+    for (std::string cell; std::getline(fields, cell, ',');)
+      cells.push_back(cell);
+    if (header.empty()) {
+      header = cells;
+    } else if (!cells.empty() && cells[0] == probe && cells.size() <= header.size()) {
+      std::map<std::string, std::string> row;
+      for (std::size_t i = 0; i < cells.size(); ++i)
+        row[header[i]] = cells[i];
+      return row;
+    }
+  }
+  ADD_FAILURE() << "no row of probe " << probe << " in\n" << q.output;
+  return {};
+}
+
+// LOOP probe 3 "compute", where kSlowRank spins five times longer, has one node per rank
+// (under "step"), so both bases answer it exactly.
 TEST(IdbRun, TheImbalanceQueryNamesTheSlowRank) {
   TempDir dir;
   CommandResult r = idb_run(dir, {"-n", "4", "--mpirun-arg", "--oversubscribe", "--label", "imb"},
                             {IDB_TEST_COMM_PATTERN, "20", std::to_string(kSlowRank)});
   ASSERT_EQ(r.status, 0) << r.output;
-  CommandResult q =
-      run_command(dir, {IDB_TEST_CLI, "query", "imbalance", "--db", dir.file("runs.db"), "--param",
-                        "run=imb", "--format", "csv"});
-  ASSERT_EQ(q.status, 0) << q.output;
-  // The row of LOOP probe 3 "compute": its last column is the rank of the maximum.
-  std::size_t at = q.output.find("\n3,compute,");
-  ASSERT_NE(at, std::string::npos) << q.output;
-  std::string row = q.output.substr(at + 1, q.output.find('\n', at + 1) - at - 1);
-  EXPECT_EQ(row.substr(row.rfind(',') + 1), std::to_string(kSlowRank)) << row;
+  auto row = imbalance_row(dir, "imb", "3");
+  EXPECT_EQ(row["description"], "compute");
+  EXPECT_EQ(row["rank_of_max"], std::to_string(kSlowRank));
+  EXPECT_EQ(row["basis"], "ranks");
+  EXPECT_EQ(row["ranks"], "4");
+  EXPECT_GT(std::stod(row["imbalance"]), 1.2);
+}
+
+TEST(IdbRun, TheImbalanceQueryNamesTheSlowRankOfASummaryRun) {
+  TempDir dir;
+  CommandResult r = idb_run(dir, {"-n", "4", "--mpirun-arg", "--oversubscribe", "--label", "imb"},
+                            {IDB_TEST_COMM_PATTERN, "20", std::to_string(kSlowRank)},
+                            {{"IDB_MPI_MODE", "summary"}});
+  ASSERT_EQ(r.status, 0) << r.output;
+  ASSERT_EQ(cell(dir, "SELECT profile_mode FROM runs"), "summary");
+  auto row = imbalance_row(dir, "imb", "3");
+  EXPECT_EQ(row["description"], "compute");
+  EXPECT_EQ(row["rank_of_max"], std::to_string(kSlowRank));
+  EXPECT_EQ(row["basis"], "spread");
+  EXPECT_EQ(row["nodes"], "1");
+  EXPECT_EQ(row["ranks"], "4");
+  EXPECT_EQ(row["ranks_reached"], "4");
+  EXPECT_GT(std::stod(row["imbalance"]), 1.2);
+  // The view answers the same.
+  EXPECT_EQ(cell(dir, "SELECT rank_of_max || ' ' || basis FROM probe_imbalance WHERE "
+                      "probe_id = 3"),
+            std::to_string(kSlowRank) + " spread");
 }
 
 TEST(IdbRun, PerRankProfilesBecomeOneRun) {

@@ -16,6 +16,10 @@ void c_scopes_exits(void);
 /* C99: IDB_CFH_SCOPE on a named CFH ("c object") and on NULL (the thread's CFH). */
 void c_scopes_named(void);
 
+/* C99: IDB_CFH_CONTEXT on a named CFH ("c context") left through return and break, with
+ * the thread's probes (IDB_*_SCOPE) inside it, and on NULL. */
+void c_context(void);
+
 #ifdef __cplusplus
 }
 
@@ -27,6 +31,10 @@ void cxx_scope_macros();
 
 /* C++11: an exception thrown through three open scopes and caught outside them. */
 void cxx_exception_through_scopes();
+
+/* C++11: idb::CfhContext on idb::Cfh and idb_cfh_t*, IDB_CFH_CONTEXT, Cfh::enter/leave,
+ * and an exception thrown out of an entered CFH ("cxx context"). */
+void cxx_context();
 #endif
 
 #endif /* IDB_TEST_SCOPES_H */

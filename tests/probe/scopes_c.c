@@ -71,3 +71,28 @@ void c_scopes_named(void) {
   { IDB_CFH_SCOPE(NULL, IDB_PROC, 1042, "on the thread"); }
   idb_cfh_destroy(object);
 }
+
+static int object_work(idb_cfh_t *object, int n) {
+  int i;
+  IDB_CFH_CONTEXT(object);
+  IDB_PROC_SCOPE(1050);
+  for (i = 0; i < 10; ++i) {
+    IDB_LOOP_SCOPE(1051, "c entered loop");
+    if (i == n) break;
+  }
+  if (n > 1) return n;
+  { IDB_CALL_SCOPE(1052, "c entered call"); }
+  return 0;
+}
+
+void c_context(void) {
+  idb_cfh_t *object = idb_cfh_create("c context");
+  IDB_PROC_SCOPE(1053);
+  object_work(object, 1);
+  object_work(object, 2);
+  {
+    IDB_CFH_CONTEXT(NULL);
+    IDB_CALL_SCOPE(1054, "c after");
+  }
+  idb_cfh_destroy(object);
+}

@@ -77,3 +77,38 @@ void cxx_exception_through_scopes() {
   }
   IDB_CALL_SCOPE(2024, "after");
 }
+
+namespace {
+
+void entered_work(idb::Cfh &object) {
+  IDB_CFH_CONTEXT(object);
+  IDB_PROC_SCOPE(2030);
+  IDB_LOOP_SCOPE(2031, "cxx entered loop");
+}
+
+void throws_inside(idb_cfh_t *object) {
+  idb::CfhContext in(object);
+  IDB_PROC_SCOPE(2032);
+  throw std::runtime_error("thrown out of an entered CFH");
+}
+
+} // namespace
+
+void cxx_context() {
+  IDB_PROC_SCOPE(2033);
+  idb::Cfh object("cxx context");
+  entered_work(object);
+  {
+    idb::CfhContext in(object);
+    IDB_CALL_SCOPE(2034, "cxx context object");
+  }
+  try {
+    throws_inside(object.get());
+  } catch (const std::exception &) {
+    IDB_CALL_SCOPE(2035, "cxx handler");
+  }
+  object.enter();
+  { IDB_CALL_SCOPE(2036, "cxx member enter"); }
+  object.leave();
+  { idb::CfhContext none(static_cast<idb_cfh_t *>(nullptr)); }
+}

@@ -9,8 +9,10 @@
 #include "idb/tree.hpp"
 
 #include <gtest/gtest.h>
+#include <sched.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <string>
 #include <thread>
@@ -140,3 +142,44 @@ TEST(Noise, CorrectionRemovesMostOfTheCostOfEmptyChildren) {
 }
 
 } // namespace
+
+// More runnable threads than cores (4 MPI ranks on 2 cores): a thread that loses its core
+// inside the thread-CPU clock read around a CPU-timed activation must not have the wait
+// charged as probe cost. Here the probing thread shares one core with a spinning thread,
+// which puts most reads behind a wait of a scheduler slice (hundreds of microseconds).
+TEST(Noise, LosingTheCoreInsideACpuReadIsNotChargedAsNoise) {
+  cpu_set_t saved, one;
+  CPU_ZERO(&one);
+  CPU_SET(0, &one);
+  if (sched_getaffinity(0, sizeof saved, &saved) != 0 || !CPU_ISSET(0, &saved) ||
+      sched_setaffinity(0, sizeof one, &one) != 0)
+    GTEST_SKIP() << "cannot pin a thread to core 0";
+  sched_setaffinity(0, sizeof saved, &saved); // only the child stays pinned
+  constexpr int kActivations = 2000;
+  auto profile = profile_of(run_child(
+      [one] {
+        sched_setaffinity(0, sizeof one, &one);
+        std::atomic<bool> done{false};
+        std::thread spinner([&done] {
+          while (!done.load(std::memory_order_relaxed)) {
+          }
+        });
+        for (int i = 0; i < kActivations; ++i) {
+          idb_start(IDB_PROC, 1, "work");
+          work(20000);
+          idb_stop(1);
+        }
+        done = true;
+        spinner.join();
+      },
+      {{"IDB_CPU", "all"}}));
+  const idb::profile::Node *node = nullptr;
+  for (const auto &cfh : profile.cfhs)
+    for (const auto &n : cfh.nodes)
+      if (n.probe == 1) node = &n;
+  ASSERT_NE(nullptr, node);
+  ASSERT_EQ(double(kActivations), double(node->stats.count));
+  // Two capped reads per activation (a few microseconds at most) and the pair charge;
+  // charging the waits gave hundreds of microseconds per activation.
+  EXPECT_LT(node->stats.noise / kActivations, 10e-6) << "noise " << node->stats.noise << " s";
+}

@@ -2,9 +2,12 @@
 // source in both test programs, test_database.hpp): the generator's real
 // profile reported from the database prints exactly what `idb show` prints from the file
 // (with and without --prune / --no-cpu), --rank keeps one rank's CFHs, --aggregate on a
-// synthetic multi-rank run equals a merge computed here with idb_stats_merge, and an
-// unknown label, a rank without CFHs and usage errors give one line and their exit codes.
+// synthetic multi-rank run equals a merge computed here with idb_stats_merge, a
+// summary-mode run says so above its trees (which carry the spread) and refuses --rank,
+// and an unknown label, a rank without CFHs and usage errors give one line and their
+// exit codes.
 #include "store_support.hpp"
+#include "summary_data.hpp"
 #include "synthetic.hpp"
 #include "test_database.hpp"
 
@@ -38,13 +41,27 @@ protected:
     store::LoadOptions options;
     options.label = "synth";
     store::load(*opened, synthetic, options);
+    options.label = "sum";
+    store::load(*opened, summary, options);
   }
 
   TempDir dir;
   std::unique_ptr<TestDatabase> database = fresh_database();
   std::string file = dir.file("run.idbprof"), db = database->url();
   profile::Profile synthetic = synthetic_profile(3, 40);
+  profile::Profile summary = summary_of(synthetic);
 };
+
+// What `idb report` prints for a summary run: the header, the note, the trees.
+std::string summary_report(const profile::Profile &p) {
+  std::string s = printed(p);
+  s.insert(s.find("\nCFH "),
+           "summary run: statistics merged over the 3 ranks, no per-rank rows. Per node: the "
+           "ranks that\nreached it, the smallest and largest per-rank inclusive time (rank min "
+           "s, rank max\ns), the rank holding the largest (max@), max/mean. Per probe: idb query "
+           "imbalance.\n");
+  return s;
+}
 
 TEST_F(IdbReport, RealRunPrintsWhatShowPrintsFromTheFile) {
   RunResult shown = idb({"show", file});
@@ -106,6 +123,45 @@ TEST_F(IdbReport, AggregateMergesDifferentShapesByPath) {
   EXPECT_NE(std::string::npos, r.out.find("\n  worker ")) << r.out;
   EXPECT_EQ(r.out.find("\n  worker "), r.out.rfind("\n  worker ")) << r.out;
   EXPECT_NE(std::string::npos, r.out.find("\n    compute               8 ")) << r.out;
+}
+
+TEST_F(IdbReport, SummaryRunSaysSoAndShowsTheSpread) {
+  RunResult r = idb({"report", "sum", "--db", db});
+  ASSERT_EQ(0, r.status) << r.err;
+  EXPECT_EQ(summary_report(summary), r.out);
+  EXPECT_NE(std::string::npos, r.out.find("CFH \"thread 0\" summary of every rank")) << r.out;
+  EXPECT_NE(std::string::npos, r.out.find("max@  max/mean\n")) << r.out;
+  r = idb({"report", "synth", "--db", db});
+  EXPECT_EQ(std::string::npos, r.out.find("summary run")) << "a full run has no note";
+}
+
+TEST_F(IdbReport, RankOnASummaryRunIsAClearError) {
+  RunResult r = idb({"report", "sum", "--db", db, "--rank", "1"});
+  EXPECT_EQ(1, r.status);
+  EXPECT_EQ("idb report: run 'sum' is a summary-mode run (statistics merged over every rank, "
+            "no per-rank rows): --rank does not apply; its report names each node's slowest "
+            "rank\n",
+            r.err);
+  EXPECT_EQ("", r.out);
+}
+
+TEST_F(IdbReport, AggregateOnASummaryRunKeepsOneCfhsSpreadAndSaysWhenItCannot) {
+  RunResult r = idb({"report", "sum", "--db", db, "--aggregate"});
+  ASSERT_EQ(0, r.status) << r.err;
+  EXPECT_EQ(summary_report(summary), r.out) << "one CFH: nothing to merge";
+  profile::Profile two = summary;
+  two.cfhs.push_back(two.cfhs[0]);
+  two.cfhs[1].thread = 1;
+  two.cfhs[1].name = "thread 1";
+  auto opened = store::open(db);
+  store::LoadOptions options;
+  options.label = "sum2";
+  store::load(*opened, two, options);
+  r = idb({"report", "sum2", "--db", db, "--aggregate"});
+  ASSERT_EQ(0, r.status) << r.err;
+  EXPECT_NE(std::string::npos, r.out.find("all 2 CFHs merged by probe path\nsummary run: "))
+      << r.out;
+  EXPECT_EQ(std::string::npos, r.out.find("max/mean")) << "no spread after a merge\n" << r.out;
 }
 
 TEST_F(IdbReport, MissingRunIsOneLineAndUsageErrorsExitTwo) {

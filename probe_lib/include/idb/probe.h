@@ -2,7 +2,8 @@
  *
  * The contract between instrumented code (hand-placed or written by idb-instrument) and
  * the runtime. Each probe updates fixed-size statistics of its node in the calling
- * thread's control-flow hierarchy (CFH); at exit one profile file is written. Compiles as
+ * thread's current control-flow hierarchy (CFH): the thread's own, or a named one it has
+ * entered (idb_cfh_enter); at exit one profile file is written. Compiles as
  * C99 and as C++11 or later. Probes never print, throw or fail: problems are counted and
  * reported once at finalize. Configuration is by environment (docs/configuration.md). */
 #ifndef IDB_PROBE_H
@@ -29,10 +30,11 @@ extern "C" {
  * nothing. */
 IDB_API_ void idb_init(const char *program);
 
-/* Opens probe `id` of `kind` in the calling thread's CFH. `description` names the code
- * (e.g. "solve(...) [solver.c:42]"); it is read only the first time the probe is seen, so
- * it must stay valid until then. Thread-safe (each thread has its own CFH); not
- * signal-safe. Never fails: overflow of the node cap or depth cap is counted. */
+/* Opens probe `id` of `kind` in the calling thread's current CFH (see idb_cfh_enter).
+ * `description` names the code (e.g. "solve(...) [solver.c:42]"); it is read only the
+ * first time the probe is seen, so it must stay valid until then. Thread-safe (each thread
+ * has its own current CFH); not signal-safe. Never fails: overflow of the node cap or
+ * depth cap is counted. */
 IDB_API_ void idb_start(int kind, int id, const char *description);
 
 /* Like idb_start, also naming the source location (any of them may be NULL / 0). */
@@ -87,6 +89,21 @@ IDB_API_ int idb_cfh_dump(const idb_cfh_t *cfh, void *stream);
 /* The calling thread's default CFH (created on first use), or NULL when probes are off. */
 IDB_API_ idb_cfh_t *idb_thread_cfh(void);
 
+/* Makes `cfh` the calling thread's current CFH until the matching idb_cfh_leave:
+ * idb_start, idb_stop, the scope macros without a CFH (those idb-instrument writes) and
+ * the MPI layer's COMM probes record in it instead of the thread's default CFH. Enters
+ * nest; leaving one makes current again the CFH that was current before it. Probes opened
+ * inside an enter should close before its leave (each CFH has its own open probes).
+ * Enters deeper than 32 are not made; entering a destroyed CFH or another thread's
+ * default one makes nothing current; both count as a mismatch of `cfh`. NULL, or probes
+ * off: does nothing. Only the calling thread's state changes; the named CFH itself must
+ * be used from one thread at a time. Not signal-safe. */
+IDB_API_ void idb_cfh_enter(idb_cfh_t *cfh);
+/* Ends the innermost enter of `cfh` by the calling thread. Enters made inside it and not
+ * left end with it, and a leave of a CFH that is not entered is ignored: both count as a
+ * mismatch of `cfh`. NULL, or probes off: does nothing. Never fails. */
+IDB_API_ void idb_cfh_leave(idb_cfh_t *cfh);
+
 /* ---- Scope macros for C: the probe closes on every way out of the enclosing block
  * (return, break, continue, goto, falling off the end), through the cleanup attribute
  * of GCC and Clang. In C++ the same macros use an RAII object and also close on
@@ -126,6 +143,20 @@ static inline void idb_scope_close_(idb_scope_t *scope) {
 #define IDB_CFH_SCOPE(cfh, kind, id, description)                                                  \
   idb_scope_t IDB_CAT_(idb_scope_, __LINE__) __attribute__((cleanup(idb_scope_close_), unused)) =  \
       idb_scope_open_((cfh), (kind), (id), (description), __FILE__, __LINE__, __func__)
+
+static inline idb_cfh_t *idb_context_open_(idb_cfh_t *cfh) {
+  if (__builtin_expect(idb_probes_off, 0) || !cfh) return 0;
+  idb_cfh_enter(cfh);
+  return cfh;
+}
+
+static inline void idb_context_close_(idb_cfh_t **cfh) {
+  if (*cfh) idb_cfh_leave(*cfh);
+}
+
+#define IDB_CFH_CONTEXT(cfh)                                                                       \
+  idb_cfh_t *IDB_CAT_(idb_context_, __LINE__)                                                      \
+      __attribute__((cleanup(idb_context_close_), unused)) = idb_context_open_(cfh)
 #endif /* !__cplusplus */
 
 #ifdef __cplusplus
@@ -136,6 +167,9 @@ static inline void idb_scope_close_(idb_scope_t *scope) {
 #include "idb/probe.hpp"
 #endif
 
+/* IDB_CFH_CONTEXT(cfh): `cfh` (an idb_cfh_t*; in C++ also an idb::Cfh) is the calling
+ * thread's current CFH until the end of the enclosing block (idb_cfh_enter, then
+ * idb_cfh_leave on every way out). */
 /* A probe of `kind` open until the end of the enclosing block. */
 #define IDB_SCOPE(kind, id, description) IDB_CFH_SCOPE(0, kind, id, description)
 /* The enclosing function as a PROC probe, described by its name. */

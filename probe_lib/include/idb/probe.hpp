@@ -30,6 +30,9 @@ public:
   bool dump(std::FILE *stream) const { return idb_cfh_dump(cfh_, stream) == 0; }
   // The C handle, NULL when probes are off.
   idb_cfh_t *get() const { return cfh_; }
+  // idb_cfh_enter / idb_cfh_leave; CfhContext pairs them for a scope.
+  void enter() { idb_cfh_enter(cfh_); }
+  void leave() { idb_cfh_leave(cfh_); }
 
 private:
   idb_cfh_t *cfh_;
@@ -70,10 +73,32 @@ private:
   int id_;
 };
 
+// Makes a named CFH the calling thread's current one for the lifetime of the object, so
+// that the probes idb-instrument wrote (and the MPI layer's COMM probes) record in it:
+// `idb::CfhContext in{solver};`. Leaves on every way out of the scope, exceptions
+// included. A null handle (probes off) does nothing.
+class CfhContext {
+public:
+  explicit CfhContext(idb_cfh_t *cfh) : cfh_(idb_probes_off ? nullptr : cfh) {
+    if (cfh_) idb_cfh_enter(cfh_);
+  }
+  explicit CfhContext(Cfh &cfh) : CfhContext(cfh.get()) {}
+  ~CfhContext() {
+    if (cfh_) idb_cfh_leave(cfh_);
+  }
+  CfhContext(const CfhContext &) = delete;
+  CfhContext &operator=(const CfhContext &) = delete;
+
+private:
+  idb_cfh_t *cfh_;
+};
+
 } // namespace idb
 
 #define IDB_CFH_SCOPE(cfh, kind, id, description)                                                  \
   ::idb::Scope IDB_CAT_(idb_scope_, __LINE__)((cfh), (kind), (id), (description), __FILE__,        \
                                               __LINE__, __func__)
+
+#define IDB_CFH_CONTEXT(cfh) ::idb::CfhContext IDB_CAT_(idb_context_, __LINE__)((cfh))
 
 #endif // IDB_PROBE_HPP

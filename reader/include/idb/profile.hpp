@@ -52,7 +52,7 @@ struct Cfh {
   bool named = false;
   std::string name;
   std::uint64_t overflow = 0;       // activations not recorded: node cap
-  std::uint64_t mismatches = 0;     // stops that did not match the open probe
+  std::uint64_t mismatches = 0;     // unmatched stops, and enters/leaves that did not pair
   std::uint64_t unclosed = 0;       // probes the runtime closed (thread end, exit)
   std::uint64_t depth_overflow = 0; // activations not recorded: depth cap
   std::vector<Node> nodes;          // nodes[0] is the root; parents precede children

@@ -78,32 +78,56 @@ FROM cfh_instances h
 @ORDERED_JOIN@ nodes n ON n.cfh_id = h.cfh_id
 JOIN node_stats s ON s.cfh_id = n.cfh_id AND s.node = n.node;
 
--- Per probe across the ranks of a run: each rank's inclusive total of the probe (every
--- node of the probe in every CFH of the rank), then their spread. A rank that never
--- reached the probe counts as 0.
+-- Per probe across the ranks of a run, on two bases (column basis). 'ranks', a run with a
+-- CFH per rank: each rank's inclusive total of the probe (every node of the probe in every
+-- CFH of the rank), then their spread; a rank that never reached the probe counts as 0.
+-- 'spread', a summary-mode run (one CFH for all ranks): the per-rank sums of a probe with
+-- several nodes cannot be rebuilt from each node's spread, so the row is the spread of the
+-- probe's heaviest node (largest total over the ranks; then lowest cfh_id, node) and
+-- `nodes` says how many it has: with 1 the row is what the 'ranks' basis would give.
 CREATE VIEW probe_imbalance (run_id, probe_id, min, max, mean, imbalance, rank_of_max,
-                             ranks, ranks_reached) AS
+                             ranks, ranks_reached, basis, nodes) AS
 WITH per_rank AS (
   SELECT h.run_id, h.rank, n.probe_id, sum(s.total) AS total
   FROM cfh_instances h
   JOIN nodes n ON n.cfh_id = h.cfh_id
   JOIN node_stats s ON s.cfh_id = n.cfh_id AND s.node = n.node
+  WHERE h.summary = 0
   GROUP BY h.run_id, h.rank, n.probe_id
 ), run_ranks AS (
-  SELECT run_id, count(DISTINCT rank) AS ranks FROM cfh_instances GROUP BY run_id
+  SELECT run_id, count(DISTINCT rank) AS ranks FROM cfh_instances WHERE summary = 0
+  GROUP BY run_id
 ), ranked AS (
   SELECT run_id, probe_id, rank, total,
          row_number() OVER (PARTITION BY run_id, probe_id ORDER BY total DESC, rank) AS place,
          min(total) OVER p AS least, sum(total) OVER p AS sum, count(*) OVER p AS reached
   FROM per_rank
   WINDOW p AS (PARTITION BY run_id, probe_id)
+), heaviest AS (
+  SELECT h.run_id, n.probe_id, d.ranks, d.min, d.max, d.mean, d.rank_max,
+         row_number() OVER (PARTITION BY h.run_id, n.probe_id
+                            ORDER BY s.total DESC, h.cfh_id, n.node) AS place,
+         count(*) OVER (PARTITION BY h.run_id, n.probe_id) AS nodes
+  FROM cfh_instances h
+  JOIN nodes n ON n.cfh_id = h.cfh_id
+  JOIN node_stats s ON s.cfh_id = n.cfh_id AND s.node = n.node
+  JOIN node_spread d ON d.cfh_id = n.cfh_id AND d.node = n.node AND d.quantity = 'total'
+  WHERE h.summary = 1
 )
 SELECT k.run_id, k.probe_id, CASE WHEN k.reached < r.ranks THEN 0.0 ELSE k.least END,
        k.total, k.sum / r.ranks,
        CASE WHEN k.sum > 0 THEN k.total / (k.sum / r.ranks) END,
-       k.rank, r.ranks, k.reached
+       k.rank, r.ranks, k.reached, 'ranks', NULL
 FROM ranked k
 JOIN run_ranks r ON r.run_id = k.run_id
+WHERE k.place = 1
+UNION ALL
+SELECT k.run_id, k.probe_id, CASE WHEN k.ranks < r.nprocs THEN 0.0 ELSE k.min END,
+       k.max, k.mean * k.ranks / r.nprocs,
+       CASE WHEN k.mean > 0 THEN k.max / (k.mean * k.ranks / r.nprocs) END,
+       k.rank_max, r.nprocs, k.ranks, 'spread', k.nodes
+FROM heaviest k
+JOIN runs r ON r.run_id = k.run_id
 WHERE k.place = 1;
 
 -- CPU time over wall time of every node with CPU-timed activations. The wall time of the

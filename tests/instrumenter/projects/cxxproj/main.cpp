@@ -1,5 +1,11 @@
-// Builds shapes from a spec, skipping bad ones, and prints the total area.
+// Builds shapes from a spec, skipping bad ones, and prints the total area. Built through
+// idb-cxx (which defines IDB_INSTRUMENTED and makes <idb/probe.h> includable), the total
+// is computed in a CFH of its own; the plain build neither includes nor links IDB.
 #include "shapes.hpp"
+
+#ifdef IDB_INSTRUMENTED
+#include <idb/probe.h>
+#endif
 
 #include <cstdio>
 #include <stdexcept>
@@ -15,6 +21,14 @@ int main() {
       std::printf("skipped: %s\n", e.what());
     }
   }
-  std::printf("%zu shapes, total area %.3f\n", shapes.size(), total_area(shapes));
+  double area = 0;
+  {
+#ifdef IDB_INSTRUMENTED
+    idb::Cfh totals{"totals"};
+    idb::CfhContext in{totals};
+#endif
+    area = total_area(shapes);
+  }
+  std::printf("%zu shapes, total area %.3f\n", shapes.size(), area);
   return 0;
 }
