@@ -3,8 +3,8 @@
 # noise-corrected root time recovers the uninstrumented run time, and how big a run's
 # profile and database are. Builds nothing of IDB; builds the examples itself.
 #
-# For each example (smvp, pic with the pow kernel, balance with the skewed distribution)
-# it builds, with -O2 through the examples' own Makefiles, four executables:
+# For each example (smvp; pic with the pow kernel; balance skewed, and balance
+# master/worker) it builds, with -O2 through the examples' own Makefiles, four executables:
 #   pristine   mpicc / mpicxx as written, no IDB at all;
 #   main       through idb-cc / idb-cxx with only main's PROC probe (and the PMPI layer's
 #              COMM nodes): the program's own time from main's start to MPI_Finalize,
@@ -16,24 +16,28 @@
 # so 2 ranks use all of them), the four configurations interleaved in every round and in
 # a rotating order, so slow drift in the machine's speed hits all of them alike. Every
 # run's answer line must equal the pristine one (instrumentation must not change what the
-# program computes). Reported, per example and configuration: best-of-five wall time and
-# its ratio to pristine; the root's inclusive and noise-corrected time (largest over the
-# ranks, smallest over the five runs) and the corrected time against main's root time;
-# the same without MPI_Init, whose 0.3-0.6 s (Open MPI starting up) vary from run to run
-# by more than the 1% asked of the correction; activations, nodes, profile bytes and
-# database bytes (each profile loaded into a fresh SQLite file). Then, for default and reference, one run ten times as long (ten times the
-# iterations, steps or tasks): its profile must be the same size. The profile's META
-# section (text: pid, times, ...) varies by a few bytes from run to run, so the check is on
-# the bytes after it; the short runs' counts are written zero-padded ("0200" for 2000) so
-# both command lines (stored in META) are the same length too. Last, where each
-# instrumented configuration's probe cost goes: its costliest probes by noise.
+# program computes).
 #
-# Usage: tests/bench/examples_dilation.sh [--smoke] [--flags FLAGS] [BUILD_DIR]
+# Reported, per example and configuration: best-of-five wall time and its ratio to
+# pristine; the root's inclusive and noise-corrected time (largest over the ranks,
+# smallest over the five runs; corrected = the thread's root less the noise of every probe
+# of the rank, in all its CFHs) against main's root; the same less MPI_Init, whose 0.3 to
+# 0.6 s (Open MPI starting up) vary from run to run by more than the 1% asked of the
+# correction; activations, nodes per rank, profile and database bytes (each profile loaded
+# into a fresh SQLite file). Then, for default and reference, one run ten times as long
+# (ten times the iterations, steps or tasks), whose profile must be the same size: the
+# profile's META section (text: pid, times, ...) varies by a few bytes from run to run, so
+# the check is on the bytes after it, and the short runs' counts are written zero-padded
+# ("0300" beside "3000") so that both command lines, stored in META, have one length. Last,
+# where each instrumented configuration's probe cost goes: its costliest probes by noise.
+#
+# Usage: tests/bench/examples_dilation.sh [--smoke] [--keep] [--flags FLAGS] [BUILD_DIR]
 #   BUILD_DIR  a configured and built IDB tree (default <repository>/build/release) with
 #              idb, idb-cc, idb-cxx, libidb_probe and libidb_mpi:
 #              cmake --preset release && cmake --build build/release -j2 --target idb \
 #                idb-cc idb-cxx idb-instrument idb_probe_shared idb_mpi
 #   --smoke    smvp alone, tiny, one round: checks that everything runs (ctest bench-smoke)
+#   --keep     keep the work folder (builds, profiles, one database per run) and say where
 #   --flags F  added to the examples' compile and link flags (the sanitizer build's runtime
 #              needs -fsanitize=address,undefined in the programs that link it)
 # Prints a markdown report on standard output and progress on standard error. About ten
@@ -42,12 +46,13 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-usage="usage: examples_dilation.sh [--smoke] [--flags FLAGS] [BUILD_DIR]"
-smoke=0 extra_flags=
+usage="usage: examples_dilation.sh [--smoke] [--keep] [--flags FLAGS] [BUILD_DIR]"
+smoke=0 keep=0 extra_flags=
 build=$root/build/release
 while (($#)); do
   case $1 in
   --smoke) smoke=1 ;;
+  --keep) keep=1 ;;
   --flags)
     (($# > 1)) || {
       echo "examples_dilation.sh: --flags takes a value ($usage)" >&2
@@ -109,7 +114,11 @@ fi
 configs=(pristine main default reference)
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/idb-dilation.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+if ((keep)); then
+  trap 'echo "examples_dilation.sh: kept $work" >&2' EXIT
+else
+  trap 'rm -rf "$work"' EXIT
+fi
 mkdir -p "$work/build" "$work/prof" "$work/db" "$work/out"
 # The user's own settings must not leak into a configuration.
 unset IDB_ENABLE IDB_CPU IDB_CPU_THRESHOLD_US IDB_TIMER IDB_MAX_NODES IDB_MAX_DEPTH IDB_OUT \
@@ -184,8 +193,8 @@ data_bytes() {
 
 # measure NAME: loads the profile into a fresh database; writes to out/NAME.csv the root's
 # inclusive and corrected time, MPI_Init's time, the corrected root less MPI_Init (each the
-# largest over the ranks), nodes per rank, activations, noise, profile bytes, bytes after
-# META and database bytes.
+# largest over the ranks), nodes per rank, activations and noise (all ranks), profile
+# bytes, bytes after META and database bytes.
 measure() {
   local prof=$work/prof/$1.idbprof db=$work/db/$1.db
   [[ -f $prof ]] || {
@@ -194,22 +203,24 @@ measure() {
   }
   "$idb" load --db "$db" --no-progress "$prof" >/dev/null
   local row
-  # MPI_Init's node: the instrumenter's COMM probe around the call, or (main only) the
-  # PMPI layer's own; either way its description starts with the function's name.
-  local init="SELECT t.cfh_id, sum(t.inclusive) AS s FROM node_times t
-      JOIN cfh_instances h USING (cfh_id)
-      JOIN probe_sites p ON p.run_id = h.run_id AND p.probe_id = t.probe_id
-      WHERE p.description LIKE 'MPI_Init%' GROUP BY t.cfh_id"
+  # Per rank: the thread's root (the program), the noise of every node of the rank's
+  # CFHs (pic's objects have CFHs of their own, whose probes run inside the thread's
+  # root; node_times' corrected root subtracts its own CFH's noise only), MPI_Init's node
+  # (the instrumenter's COMM probe around the call or, main only, the PMPI layer's own:
+  # either way its description starts with the name), nodes and activations.
   local row
-  row=$(sql "$db" "SELECT (SELECT max(inclusive) FROM node_times WHERE probe_id = 0) AS root,
-      (SELECT max(corrected) FROM node_times WHERE probe_id = 0) AS corrected,
-      (SELECT max(s) FROM ($init)) AS init,
-      (SELECT max(r.corrected - COALESCE(i.s, 0)) FROM node_times r
-        LEFT JOIN ($init) i USING (cfh_id) WHERE r.probe_id = 0) AS after_init,
-      (SELECT max(c) FROM (SELECT count(*) AS c FROM nodes GROUP BY cfh_id)) AS nodes,
-      (SELECT sum(s.count) FROM node_stats s JOIN nodes n USING (cfh_id, node)
-        WHERE n.parent IS NOT NULL) AS activations,
-      (SELECT sum(noise) FROM node_stats) AS noise")
+  row=$(sql "$db" "WITH per_rank AS (
+      SELECT h.rank, max(CASE WHEN h.named = 0 AND t.probe_id = 0 THEN t.inclusive END) AS root,
+        sum(s.noise) AS noise,
+        sum(CASE WHEN p.description LIKE 'MPI_Init%' THEN t.inclusive ELSE 0 END) AS init,
+        count(*) AS nodes, sum(CASE WHEN n.parent IS NULL THEN 0 ELSE s.count END) AS acts
+      FROM node_times t JOIN cfh_instances h USING (cfh_id)
+      JOIN nodes n USING (cfh_id, node) JOIN node_stats s USING (cfh_id, node)
+      LEFT JOIN probe_sites p ON p.run_id = h.run_id AND p.probe_id = t.probe_id
+      GROUP BY h.rank)
+    SELECT max(root) AS root, max(root - noise) AS corrected, max(init) AS init,
+      max(root - noise - init) AS after_init, max(nodes) AS nodes, sum(acts) AS activations,
+      sum(noise) AS noise FROM per_rank")
   echo "$row,$(stat -c %s "$prof"),$(data_bytes "$prof"),$(stat -c %s "$db")" >"$work/out/$1.csv"
 }
 
@@ -332,7 +343,8 @@ for case in "${cases[@]}"; do
   for config in default reference; do
     "$idb" query "SELECT COALESCE(p.description, 'probe ' || n.probe_id) AS probe,
         sum(s.count) AS activations, sum(s.noise) AS noise,
-        sum(s.noise) / (SELECT sum(inclusive) FROM node_times WHERE probe_id = 0) AS share
+        sum(s.noise) / (SELECT sum(t.inclusive) FROM node_times t JOIN cfh_instances c
+          USING (cfh_id) WHERE t.probe_id = 0 AND c.named = 0) AS share
       FROM nodes n JOIN node_stats s USING (cfh_id, node)
       JOIN cfh_instances h USING (cfh_id)
       LEFT JOIN probe_sites p ON p.run_id = h.run_id AND p.probe_id = n.probe_id
