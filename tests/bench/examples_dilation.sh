@@ -31,13 +31,15 @@
 # ("0300" beside "3000") so that both command lines, stored in META, have one length. Last,
 # where each instrumented configuration's probe cost goes: its costliest probes by noise.
 #
-# Usage: tests/bench/examples_dilation.sh [--smoke] [--keep] [--flags FLAGS] [BUILD_DIR]
+# Usage: tests/bench/examples_dilation.sh [--smoke] [--keep] [--no-long] [--flags FLAGS]
+#                                         [BUILD_DIR]
 #   BUILD_DIR  a configured and built IDB tree (default <repository>/build/release) with
 #              idb, idb-cc, idb-cxx, libidb_probe and libidb_mpi:
 #              cmake --preset release && cmake --build build/release -j2 --target idb \
 #                idb-cc idb-cxx idb-instrument idb_probe_shared idb_mpi
 #   --smoke    smvp alone, tiny, one round: checks that everything runs (ctest bench-smoke)
 #   --keep     keep the work folder (builds, profiles, one database per run) and say where
+#   --no-long  leave out the runs ten times as long (they take half the time)
 #   --flags F  added to the examples' compile and link flags (the sanitizer build's runtime
 #              needs -fsanitize=address,undefined in the programs that link it)
 # Prints a markdown report on standard output and progress on standard error. About ten
@@ -46,13 +48,14 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-usage="usage: examples_dilation.sh [--smoke] [--keep] [--flags FLAGS] [BUILD_DIR]"
-smoke=0 keep=0 extra_flags=
+usage="usage: examples_dilation.sh [--smoke] [--keep] [--no-long] [--flags FLAGS] [BUILD_DIR]"
+smoke=0 keep=0 long=1 extra_flags=
 build=$root/build/release
 while (($#)); do
   case $1 in
   --smoke) smoke=1 ;;
   --keep) keep=1 ;;
+  --no-long) long=0 ;;
   --flags)
     (($# > 1)) || {
       echo "examples_dilation.sh: --flags takes a value ($usage)" >&2
@@ -246,6 +249,7 @@ for ((round = 1; round <= rounds; ++round)); do
   done
 done
 for case in "${cases[@]}"; do
+  ((long)) || break
   for config in default reference; do
     say "ten times as long: $case ($config)"
     # shellcheck disable=SC2086
@@ -311,29 +315,31 @@ for case in "${cases[@]}"; do
       }'
   done
 done
-echo
-echo "Ten times the iterations (one run each): the profile's bytes after its META section"
-echo "must equal the short run's."
-echo
-echo "| example | arguments | configuration | wall s | nodes/rank | profile B | bytes after META |" \
-  "short run's | same | database B |"
-echo "|---|---|---|---:|---:|---:|---:|---:|---|---:|"
 status=0
-for case in "${cases[@]}"; do
-  for config in default reference; do
-    key=$case-$config
-    IFS=, read -r _ _ _ _ n _ _ p d b <"$work/out/$key-long.csv"
-    same=yes
-    if [[ $d != "${dbytes[$key]}" || $n != "${nodes[$key]}" ]]; then
-      same=NO
-      status=1
-    fi
-    # shellcheck disable=SC2016 # the backquotes are markdown
-    printf '| %s | `%s` | %s | %.3f | %d | %d | %d | %d | %s | %d |\n' "$case" \
-      "${long_args[$case]}" "$config" "$(awk -v w="$(<"$work/out/$key-long.ns")" \
-        'BEGIN { print w / 1e9 }')" "$n" "$p" "$d" "${dbytes[$key]}" "$same" "$b"
+if ((long)); then
+  echo
+  echo "Ten times the iterations (one run each): the profile's bytes after its META section"
+  echo "must equal the short run's."
+  echo
+  echo "| example | arguments | configuration | wall s | nodes/rank | profile B | bytes after META |" \
+    "short run's | same | database B |"
+  echo "|---|---|---|---:|---:|---:|---:|---:|---|---:|"
+  for case in "${cases[@]}"; do
+    for config in default reference; do
+      key=$case-$config
+      IFS=, read -r _ _ _ _ n _ _ p d b <"$work/out/$key-long.csv"
+      same=yes
+      if [[ $d != "${dbytes[$key]}" || $n != "${nodes[$key]}" ]]; then
+        same=NO
+        status=1
+      fi
+      # shellcheck disable=SC2016 # the backquotes are markdown
+      printf '| %s | `%s` | %s | %.3f | %d | %d | %d | %d | %s | %d |\n' "$case" \
+        "${long_args[$case]}" "$config" "$(awk -v w="$(<"$work/out/$key-long.ns")" \
+          'BEGIN { print w / 1e9 }')" "$n" "$p" "$d" "${dbytes[$key]}" "$same" "$b"
+    done
   done
-done
+fi
 echo
 echo "Where the probes' cost goes (round 1, both ranks): the costliest probes by noise."
 echo
@@ -361,4 +367,4 @@ for case in "${cases[@]}"; do
       done
   done
 done
-exit $status
+exit "$status"
