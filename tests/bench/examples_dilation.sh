@@ -109,10 +109,10 @@ if ((smoke)); then # smvp alone: all three examples take about a minute even thi
     [balance]="skewed 200 200" [balance-master]="master 200 200")
 else
   rounds=5
-  short_args=([smvp]="700 700 0300" [pic]="--kernel pow --particles 250000 --steps 0100"
-    [balance]="skewed 06000 5000" [balance-master]="master 06000 5000")
-  long_args=([smvp]="700 700 3000" [pic]="--kernel pow --particles 250000 --steps 1000"
-    [balance]="skewed 60000 5000" [balance-master]="master 60000 5000")
+  short_args=([smvp]="700 700 0900" [pic]="--kernel pow --particles 250000 --steps 0300"
+    [balance]="skewed 015000 5000" [balance-master]="master 012000 5000")
+  long_args=([smvp]="700 700 9000" [pic]="--kernel pow --particles 250000 --steps 3000"
+    [balance]="skewed 150000 5000" [balance-master]="master 120000 5000")
 fi
 configs=(pristine main default reference)
 
