@@ -63,23 +63,16 @@ bool merge_full(MPI_Comm comm, int rank, int size) {
     section_count = own.count;
   }
   std::free(own.data);
-  for (int mask = 1; mask < size; mask <<= 1) {
-    if (rank & mask) {
-      Blob message;
-      put_message(message, sections, section_count);
-      send_bytes(message.failed ? nullptr : message.data, message.failed ? 0 : message.size,
-                 rank - mask, comm);
-      return true;
-    }
-    if (rank + mask >= size) continue;
-    unsigned char *data = nullptr;
-    unsigned long long bytes = 0;
-    if (recv_bytes(&data, &bytes, rank + mask, comm) && bytes > 0 &&
-        !absorb_message(data, bytes, sections, section_count))
-      std::fprintf(stderr, "idb: error: the profile data of ranks %d and up arrived damaged\n",
-                   rank + mask);
-    std::free(data);
-  }
+  reduce_up(
+      comm, rank, size,
+      [&](const unsigned char *data, unsigned long long bytes, int from) {
+        if (data && bytes > 0 && !absorb_message(data, bytes, sections, section_count))
+          std::fprintf(stderr, "idb: error: the profile data of ranks %d and up arrived damaged\n",
+                       from);
+        return true;
+      },
+      [&](Blob &message) { put_message(message, sections, section_count); });
+  if (rank != 0) return true;
   idb_ext_bytes_t all{sections.data, sections.size, section_count};
   return idb_ext_write(&all, "full") == 0;
 }

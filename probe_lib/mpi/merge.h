@@ -9,6 +9,8 @@
 
 #include <mpi.h>
 
+#include <cstdlib>
+
 namespace idb::mpi {
 
 enum class Mode { Full, Summary, Rank };
@@ -27,6 +29,31 @@ void finalize_profile();
 // an int count can hold. Returns false (reported) when memory runs out on the receiver.
 bool send_bytes(const unsigned char *data, unsigned long long size, int to, MPI_Comm comm);
 bool recv_bytes(unsigned char **data, unsigned long long *size, int from, MPI_Comm comm);
+
+// The binomial tree towards rank 0 that both merges walk: for each child, in order, its
+// subtree's message goes to `absorb(data, bytes, from)` (data is nullptr when memory ran
+// out receiving it); then every rank but 0 builds its own message with `message(blob)`,
+// which now holds its whole subtree, and sends it to its parent. False when an absorb
+// said so.
+template <class Absorb, class Message>
+bool reduce_up(MPI_Comm comm, int rank, int size, Absorb absorb, Message message) {
+  bool ok = true;
+  for (int mask = 1; mask < size; mask <<= 1) {
+    if (rank & mask) {
+      Blob out;
+      message(out);
+      send_bytes(out.failed ? nullptr : out.data, out.failed ? 0 : out.size, rank - mask, comm);
+      return ok;
+    }
+    if (rank + mask >= size) continue;
+    unsigned char *data = nullptr;
+    unsigned long long bytes = 0;
+    bool received = recv_bytes(&data, &bytes, rank + mask, comm);
+    ok = absorb(received ? data : nullptr, bytes, rank + mask) && ok;
+    std::free(data);
+  }
+  return ok;
+}
 
 // This rank's probe table as u32 count, u64 bytes and a PROBES payload; and the reverse:
 // registers a received table's probes in this rank's (false when it is malformed).

@@ -16,28 +16,17 @@ namespace {
 // Up the tree: every rank ends with its subtree's structure and probes in `u` (rank 0:
 // everyone's). False when a message from below was malformed.
 bool gather_structure(Union &u, MPI_Comm comm, int rank, int size) {
-  bool ok = true;
-  for (int mask = 1; mask < size; mask <<= 1) {
-    if (rank & mask) {
-      Blob message;
-      put_probe_table(message);
-      union_put(u, message);
-      send_bytes(message.failed ? nullptr : message.data, message.failed ? 0 : message.size,
-                 rank - mask, comm);
-      return ok;
-    }
-    if (rank + mask >= size) continue;
-    unsigned char *data = nullptr;
-    unsigned long long bytes = 0;
-    if (recv_bytes(&data, &bytes, rank + mask, comm)) {
-      Reader r{data, data + bytes};
-      ok = take_probe_table(r) && union_merge(u, r) && ok;
-    } else {
-      ok = false;
-    }
-    std::free(data);
-  }
-  return ok;
+  return reduce_up(
+      comm, rank, size,
+      [&](const unsigned char *data, unsigned long long bytes, int) {
+        if (!data) return false;
+        Reader r{data, data + bytes};
+        return take_probe_table(r) && union_merge(u, r);
+      },
+      [&](Blob &message) {
+        put_probe_table(message);
+        union_put(u, message);
+      });
 }
 
 // Down again: rank 0's union replaces every other rank's.
