@@ -46,7 +46,7 @@ enum class Output { table, csv, json, svg };
 
 struct EdfArgs {
   std::string file, db, output, probe;
-  std::optional<edf::Value> value;
+  std::optional<analysis::Metric> value;
   std::optional<edf::RankChoice> rank;
   bool each_rank = false;
   double alpha = 0.05;
@@ -80,7 +80,7 @@ bool take_option(const std::string &arg, const std::string &value, EdfArgs &a) {
   } else if (arg == "--probe") {
     a.probe = value;
   } else if (arg == "--value") {
-    if (!(a.value = edf::parse_value(value)))
+    if (!(a.value = analysis::parse_metric(value)))
       return usage_error("--value takes total, cpu, range, sdev, count, noise or corrected");
   } else if (arg == "--rank") {
     if (!(a.rank = edf::parse_rank(value)))
@@ -194,7 +194,7 @@ int run(const EdfArgs &a) {
     std::cerr << "idb edf: warning: " << w << '\n';
   const edf::Experiment &e = parsed.experiment;
   edf::AnalysisOptions o;
-  o.value = a.value.value_or(e.value.value_or(edf::Value::total));
+  o.value = a.value.value_or(e.value.value_or(analysis::Metric::total));
   o.rank = a.rank.value_or(e.rank.value_or(edf::RankChoice{}));
   o.each_rank = a.each_rank;
   o.probe = a.probe;

@@ -1,8 +1,9 @@
 // `idb export`: runs one SQL statement or canned query (as `idb query` does) and writes
 // every row as CSV or JSON to standard output or a file, for spreadsheets and scripts.
+#include "args.hpp"
 #include "commands.hpp"
 #include "format.hpp"
-#include "queries_catalogue.hpp"
+#include "idb/queries.hpp"
 
 #include "idb/store.hpp"
 
@@ -50,7 +51,7 @@ int parse(int argc, char **argv, Options &o) {
     } else if (arg == "--output") {
       o.output = argv[++i];
     } else if (arg == "--param") {
-      auto kv = parse_param(argv[++i]);
+      auto kv = queries::parse_param(argv[++i]);
       if (!kv) {
         std::cerr << "idb export: --param takes key=value, not '" << argv[i] << "'\n";
         return 2;

@@ -1,8 +1,9 @@
 // `idb query`: runs one SQL statement, or a canned query of queries/ by name, with named
 // parameters bound from --param, and prints the rows as a table, CSV or JSON.
+#include "args.hpp"
 #include "commands.hpp"
 #include "format.hpp"
-#include "queries_catalogue.hpp"
+#include "idb/queries.hpp"
 
 #include "idb/store.hpp"
 
@@ -33,7 +34,7 @@ struct Options {
 };
 
 void print_list(std::ostream &out) {
-  for (const CannedQuery &q : canned_queries())
+  for (const queries::CannedQuery &q : queries::canned_queries())
     out << q.name << "\n    " << q.answers << "\n    parameters: " << q.parameters << "\n";
 }
 
@@ -55,7 +56,7 @@ int parse(int argc, char **argv, Options &o) {
     } else if (arg == "--db") {
       o.db = argv[++i];
     } else if (arg == "--param") {
-      auto kv = parse_param(argv[++i]);
+      auto kv = queries::parse_param(argv[++i]);
       if (!kv) {
         std::cerr << "idb query: --param takes key=value, not '" << argv[i] << "'\n";
         return 2;

@@ -4,11 +4,11 @@
 // --aggregate the threads' CFHs merged by probe path, and each named CFH over its instances. A
 // summary-mode run (one CFH for every rank, docs/mpi.md) says so above its trees, which carry each
 // node's spread over the ranks; it has no rank to select, and its CFHs merge without their spreads.
-#include "cfh_merge.hpp"
-#include "commands.hpp"
-
 #include "args.hpp"
+#include "commands.hpp"
+#include "format.hpp"
 
+#include "idb/analysis/trees.hpp"
 #include "idb/store.hpp"
 #include "idb/tree.hpp"
 
@@ -26,7 +26,8 @@ namespace idb::cli {
 namespace {
 
 const char *kReportUsage =
-    "usage: idb report RUN [--db URL] [--rank N | --aggregate] [--prune PERCENT] [--no-cpu]";
+    "usage: idb report RUN [--db URL] [--rank N | --aggregate] [--prune PERCENT] [--no-cpu]\n"
+    "                      [--format table|csv|json]";
 const char *kReportHelp =
     "Prints the stored run labelled RUN as indented trees, with the columns of 'idb show':\n"
     "count, inclusive, exclusive and noise-corrected seconds, % of the parent, mean and\n"
@@ -38,13 +39,19 @@ const char *kReportHelp =
     "  --aggregate      the threads' CFHs of every rank merged into one tree by probe path,\n"
     "                   and each named CFH (one per object) over its instances\n"
     "  --prune PERCENT  hide nodes below PERCENT of the root's inclusive time\n"
-    "  --no-cpu         leave out the CPU columns\n";
+    "  --no-cpu         leave out the CPU columns\n"
+    "  --format F       table (the indented trees, default), or csv or json: one row per\n"
+    "                   node of every tree printed, with the tree's title, the probe path\n"
+    "                   from the root (labels joined by ';'), count, inclusive, exclusive\n"
+    "                   and corrected seconds, % of the parent, CPU and noise seconds;\n"
+    "                   what idb-gui --export writes for the same tree\n";
 
 struct ReportArgs {
   std::string label, db = "idb.db";
   std::optional<int> rank;
   bool aggregate = false;
   profile::TreeOptions tree;
+  Format format = Format::table;
 };
 
 // A rank: an integer, 0 or more, and nothing after it.
@@ -59,7 +66,7 @@ std::optional<int> parse_rank(const char *text) {
 bool parse_args(int argc, char **argv, ReportArgs &a) {
   for (int i = 0; i < argc; ++i) {
     std::string arg = argv[i];
-    bool valued = arg == "--db" || arg == "--rank" || arg == "--prune";
+    bool valued = arg == "--db" || arg == "--rank" || arg == "--prune" || arg == "--format";
     if (valued && i + 1 >= argc) {
       std::cerr << "idb report: " << arg << " needs a value\n" << kReportUsage << "\n";
       return false;
@@ -77,6 +84,13 @@ bool parse_args(int argc, char **argv, ReportArgs &a) {
         std::cerr << "idb report: --prune takes a percentage, 0 or more\n";
         return false;
       }
+    } else if (arg == "--format") {
+      std::optional<Format> format = parse_format(argv[++i]);
+      if (!format) {
+        std::cerr << "idb report: --format takes table, csv or json\n";
+        return false;
+      }
+      a.format = *format;
     } else if (arg == "--aggregate") {
       a.aggregate = true;
     } else if (arg == "--no-cpu") {
@@ -138,48 +152,47 @@ void print_merged_line(std::ostream &out, const std::string &what, const profile
   out << '\n';
 }
 
-// The run's header, then its threads' CFHs merged into one tree, and each named CFH (one
-// per object, say) merged over its instances into a tree of its own: a named CFH's root
-// spans its object's life, so merging it into the threads' root would count that time
-// twice. A summary run's single CFH is printed as it is; several lose their spreads in
-// the merge (a rank's values in two CFHs cannot be added up from two spreads), and the
-// report says so.
+// The run's header, then its trees as a whole (analysis::aggregate_trees): the threads'
+// CFHs merged into one tree, and each named CFH merged over its instances. A summary run's
+// single CFH is printed as it is; several lose their spreads in the merge (a rank's values
+// in two CFHs cannot be added up from two spreads), and the report says so.
 void print_aggregate(std::ostream &out, profile::Profile run, const profile::TreeOptions &tree) {
   if (is_summary(run) && run.cfhs.size() == 1) {
     print_run(out, run, tree);
     return;
   }
-  std::vector<profile::Cfh> threads;
-  std::vector<std::pair<std::string, std::vector<profile::Cfh>>> named; // by first appearance
-  for (profile::Cfh &cfh : run.cfhs) {
-    if (!cfh.named) {
-      threads.push_back(std::move(cfh));
-      continue;
-    }
-    auto it = std::find_if(named.begin(), named.end(),
-                           [&](const auto &group) { return group.first == cfh.name; });
-    if (it == named.end()) it = named.insert(named.end(), {cfh.name, {}});
-    it->second.push_back(std::move(cfh));
-  }
+  std::vector<analysis::Tree> trees = analysis::aggregate_trees(run);
   bool summary = is_summary(run);
   run.cfhs.clear();
   profile::print_profile(out, run, tree);
   bool noted = false;
-  auto print_group = [&](const std::string &what, const std::vector<profile::Cfh> &cfhs) {
-    profile::Cfh merged = merge_cfhs(cfhs);
-    print_merged_line(out, what, merged);
+  for (const analysis::Tree &t : trees) {
+    print_merged_line(out, t.title, t.cfh);
     if (summary && !std::exchange(noted, true))
       out << "summary run: statistics merged over every rank; the spread over the ranks is per\n"
              "CFH and does not merge (see the report without --aggregate)\n";
-    profile::print_tree(out, run, merged, tree);
-  };
-  if (!threads.empty())
-    print_group("all " + std::to_string(threads.size()) + " thread CFHs merged by probe path",
-                threads);
-  for (const auto &[name, cfhs] : named)
-    print_group("CFH \"" + name + "\": " + std::to_string(cfhs.size()) +
-                    " instances merged by probe path",
-                cfhs);
+    profile::print_tree(out, run, t.cfh, tree);
+  }
+}
+
+// The trees' rows as CSV or JSON (analysis::tree_export_cells), nodes below --prune left
+// out as in the tables.
+void write_tree_rows(std::ostream &out, const profile::Profile &run,
+                     const std::vector<analysis::Tree> &trees, const ReportArgs &a) {
+  store::QueryResult table;
+  table.columns = analysis::tree_export_columns();
+  table.numeric.assign(table.columns.size(), true);
+  table.numeric[0] = table.numeric[1] = false;
+  for (const analysis::Tree &t : trees) {
+    std::vector<analysis::TreeRow> rows = analysis::tree_rows(run, t.cfh);
+    double root = rows.empty() ? 0.0 : rows[0].inclusive;
+    for (const analysis::TreeRow &r : rows) {
+      if (r.node != 0 && root > 0 && 100.0 * r.inclusive / root < a.tree.prune_percent) continue;
+      std::vector<std::string> cells = analysis::tree_export_cells(t.title, r);
+      table.rows.emplace_back(cells.begin(), cells.end());
+    }
+  }
+  write_rows(out, table, a.format);
 }
 
 // The run's mode from `runs`: "full" or "summary"; empty when there is no such run.
@@ -215,7 +228,12 @@ int report(int argc, char **argv) {
                 << '\n';
       return 1;
     }
-    if (args.aggregate)
+    if (args.format != Format::table)
+      write_tree_rows(std::cout, run,
+                      args.aggregate ? analysis::aggregate_trees(run)
+                                     : analysis::cfh_trees(run, args.rank),
+                      args);
+    else if (args.aggregate)
       print_aggregate(std::cout, std::move(run), args.tree);
     else
       print_run(std::cout, run, args.tree);

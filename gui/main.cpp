@@ -2,7 +2,8 @@
 // (a SQLite path or a postgresql:// URL, the password from PGPASSWORD or ~/.pgpass);
 // `idb-gui [--db URL] FILE.edf` opens an experiment (--db overrides the file's database);
 // `--screenshot OUT.png --view runs|tree|chart|sql|coalesce|compare` renders a view
-// offscreen and exits.
+// offscreen and exits; `--db URL [--run LABEL] --view tree --export OUT.csv` writes the
+// rows of the tree view (the run as a whole) and exits.
 #include "main_window.hpp"
 #include "screenshot.hpp"
 
@@ -34,7 +35,11 @@ int main(int argc, char **argv) {
                   {"screenshot", "Render --view to this PNG offscreen and exit.", "OUT.png"},
                   {"view", "What --screenshot shows: runs, chart, tree, sql, coalesce or compare.",
                    "NAME", "runs"},
-                  {"query", "The canned query of --view sql.", "NAME", "hottest_procedures"}});
+                  {"query", "The canned query of --view sql.", "NAME", "hottest_procedures"},
+                  {"export",
+                   "Write the rows --view shows (tree: every tree of the run as a whole) to "
+                   "this CSV offscreen and exit.",
+                   "OUT.csv"}});
   cli.addPositionalArgument("FILE.edf", "An experiment definition file to open.", "[FILE.edf]");
   cli.process(app);
   const QStringList files = cli.positionalArguments();
@@ -51,12 +56,21 @@ int main(int argc, char **argv) {
   if (cli.isSet("screenshot") && !experiment_view && !cli.isSet("db"))
     return fail(QStringLiteral("--screenshot --view %1 needs --db").arg(view));
 
+  if (cli.isSet("export") && (view != QStringLiteral("tree") || !cli.isSet("db")))
+    return fail(QStringLiteral("--export writes the tree view: give --db and --view tree"));
+  if (cli.isSet("export") && cli.isSet("screenshot"))
+    return fail(QStringLiteral("--export and --screenshot exclude each other"));
+
   QSettings settings;
   idb::gui::MainWindow window(settings);
   window.resize(1280, 820);
   if (cli.isSet("screenshot")) {
     window.setAttribute(Qt::WA_DontShowOnScreen);
     idb::gui::takeScreenshot(window, {cli.value("screenshot"), view, cli.value("query")});
+  }
+  if (cli.isSet("export")) {
+    window.setAttribute(Qt::WA_DontShowOnScreen);
+    idb::gui::exportTrees(window, cli.value("export"));
   }
   window.show();
   if (cli.isSet("db")) window.openDatabase(cli.value("db"), cli.value("run"));

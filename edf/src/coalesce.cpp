@@ -51,8 +51,8 @@ CoalesceResult coalesce(const std::vector<EntryData> &entries, const AnalysisOpt
         for (const RunData &r : e.runs)
           if (std::optional<ProbeRank> p = pick(r, probe, rank)) {
             row.runs.push_back(r.run.label);
-            row.values.push_back(value_of(*p, options.value));
-            merge(pooled, *p);
+            row.values.push_back(analysis::value(*p, options.value));
+            pooled.merge(*p);
           }
       if (row.values.empty()) continue;
       row.name = name_of(entries, probe);

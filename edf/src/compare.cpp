@@ -12,12 +12,12 @@ namespace {
 
 // The cell of one entry for a row: its runs' values and their mean and deviation (the
 // comparison with the first entry comes after).
-CompareCell cell_of(const EntryData &e, std::int32_t probe, std::int32_t rank, Value value) {
+CompareCell cell_of(const EntryData &e, std::int32_t probe, std::int32_t rank, Metric value) {
   CompareCell c;
   std::vector<double> &values = c.run_values;
   for (const RunData &r : e.runs)
     if (std::optional<ProbeRank> p = pick(r, probe, rank)) {
-      values.push_back(value_of(*p, value));
+      values.push_back(analysis::value(*p, value));
       c.run_labels.push_back(r.run.label);
     }
   c.runs = values.size();

@@ -148,7 +148,7 @@ bool check_preamble(Checker &c, const Section &preamble, Experiment &e) {
   e.application = c.text("application");
   e.analyst = c.text("analyst");
   if (const Line *v = c.field("value")) {
-    e.value = parse_value(v->value);
+    e.value = analysis::parse_metric(v->value);
     if (!e.value)
       return c.fail(v->line, v->value_column,
                     "unknown value '" + v->value +
@@ -223,27 +223,6 @@ ParseResult read(const std::string &path) {
   std::ostringstream data;
   data << in.rdbuf();
   return parse(data.str(), path);
-}
-
-std::optional<Value> parse_value(std::string_view name) {
-  static constexpr std::array<std::pair<std::string_view, Value>, 7> kValues{
-      {{"total", Value::total},
-       {"cpu", Value::cpu},
-       {"range", Value::range},
-       {"sdev", Value::sdev},
-       {"count", Value::count},
-       {"noise", Value::noise},
-       {"corrected", Value::corrected}}};
-  std::string key = lower(name);
-  for (const auto &[n, v] : kValues)
-    if (n == key) return v;
-  return std::nullopt;
-}
-
-std::string_view value_name(Value value) {
-  static constexpr std::array<std::string_view, 7> kNames{"total", "cpu",   "range",    "sdev",
-                                                          "count", "noise", "corrected"};
-  return kNames[std::size_t(value)];
 }
 
 std::optional<RankChoice> parse_rank(std::string_view text) {

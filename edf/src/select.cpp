@@ -75,7 +75,7 @@ std::optional<ProbeRank> pick(const RunData &run, std::int32_t probe, std::int32
   auto it = std::lower_bound(run.probes.begin(), run.probes.end(), std::pair(probe, from), before);
   for (; it != run.probes.end() && it->probe == probe && (rank == kAllRanks || it->rank == rank);
        ++it)
-    merge(out, *it);
+    out.merge(*it);
   return out;
 }
 

@@ -107,9 +107,8 @@ void draw_label(std::ostringstream &out, double y, const std::string &text) {
       << esc(text) << "</text>\n";
 }
 
-std::string unit_of(Value v) {
-  std::string name(value_name(v));
-  return v == Value::count ? name + " (activations)" : name + " (seconds)";
+std::string unit_of(Metric v) {
+  return std::string(analysis::metric_key(v)) + " (" + std::string(analysis::metric_unit(v)) + ")";
 }
 
 void draw_box(std::ostringstream &out, const Axis &a, const CoalesceRow &row, double y) {
@@ -171,7 +170,7 @@ std::string coalesce_svg(const CoalesceResult &result, const std::string &title)
   std::ostringstream out;
   open_svg(out, bottom + kBottom, title,
            "COALESCE of " + std::to_string(result.runs.size()) +
-               " runs: " + std::string(value_name(result.value)) +
+               " runs: " + std::string(analysis::metric_key(result.value)) +
                " per run; box Q1–Q3, median, whiskers at 1.5 IQR, outliers as circles");
   draw_axis(out, a, kTop, bottom, unit_of(result.value));
   if (result.rows.empty()) draw_label(out, kTop + kRow / 2, "no probe has a value");
@@ -199,7 +198,7 @@ std::string compare_svg(const CompareResult &result, const std::string &title) {
   double bottom = top + group * double(std::max<std::size_t>(result.rows.size(), 1));
   std::ostringstream out;
   open_svg(out, bottom + kBottom, title,
-           "COMPARE: " + std::string(value_name(result.value)) +
+           "COMPARE: " + std::string(analysis::metric_key(result.value)) +
                " per entry (mean of a group, ± one deviation); * differs from the first at p < " +
                num(result.alpha));
   for (std::size_t e = 0; e < result.entries.size(); ++e) {

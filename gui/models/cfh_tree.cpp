@@ -1,34 +1,63 @@
-// Turning a CFH into TreeData (cfh_tree.hpp).
+// Turning a tree of a run into TreeData, and a shown tree back into export rows
+// (cfh_tree.hpp).
 #include "cfh_tree.hpp"
+
+#include "idb/analysis/trees.hpp"
+
+#include <unordered_map>
 
 namespace idb::gui {
 
-TreeData cfh_tree(const profile::Profile &profile, const profile::Cfh &cfh,
-                  const std::vector<profile::NodeTimes> &times) {
+TreeData cfh_tree(const profile::Profile &profile, const profile::Cfh &cfh) {
   TreeData tree;
   tree.label_title = "probe";
   tree.columns = {{"count", Format::integer},       {"inclusive s", Format::seconds},
                   {"exclusive s", Format::seconds}, {"corrected s", Format::seconds},
                   {"% of parent", Format::percent}, {"CPU s", Format::seconds},
                   {"noise s", Format::seconds}};
-  tree.rows.reserve(cfh.nodes.size());
-  for (std::size_t i = 0; i < cfh.nodes.size(); ++i) {
-    const profile::Node &n = cfh.nodes[i];
-    const profile::NodeTimes &t = times[i];
-    double share = 100.0;
-    if (n.parent != profile::kNoParent) {
-      double parent = times[n.parent].inclusive;
-      share = parent > 0 ? 100.0 * t.inclusive / parent : 0.0;
-    }
+  std::vector<analysis::TreeRow> rows = analysis::tree_rows(profile, cfh);
+  std::unordered_map<std::uint32_t, std::uint32_t> row_of; // node → row
+  tree.rows.reserve(rows.size());
+  for (const analysis::TreeRow &r : rows) {
+    row_of.emplace(r.node, std::uint32_t(tree.rows.size()));
     TreeRow &row = tree.rows.emplace_back();
-    row.parent = n.parent == profile::kNoParent ? kTreeTop : n.parent;
-    row.label = i == 0 && !profile.probe(n.probe) ? std::string("program")
-                                                  : profile::probe_label(profile, n.probe);
-    row.values = {double(n.stats.count), t.inclusive,  t.exclusive, t.corrected, share,
-                  n.stats.cpu_sum,       n.stats.noise};
-    row.key = n.probe;
+    row.parent = r.parent == profile::kNoParent ? kTreeTop : row_of.at(r.parent);
+    row.label = r.label;
+    row.values = {double(r.count),     r.inclusive, r.exclusive, r.corrected,
+                  r.percent_of_parent, r.cpu,       r.noise};
+    row.key = r.probe;
   }
+  for (std::uint32_t node : analysis::hot_path(cfh))
+    tree.hot_path.push_back(row_of.at(node));
   return tree;
+}
+
+std::vector<std::vector<std::string>> tree_export_rows(const TreeModel &model,
+                                                       const std::string &tree) {
+  std::vector<std::vector<std::string>> out;
+  // Depth first, iteratively (a CFH may be thousands deep): (index, its parent's path).
+  std::vector<std::pair<QModelIndex, std::string>> stack;
+  for (int r = model.rowCount() - 1; r >= 0; --r)
+    stack.emplace_back(model.index(r, 0), std::string());
+  while (!stack.empty()) {
+    auto [at, path] = std::move(stack.back());
+    stack.pop_back();
+    analysis::TreeRow row;
+    row.label = at.data().toString().toStdString();
+    row.path = path.empty() ? row.label : path + ';' + row.label;
+    auto value = [&](int column) { return at.siblingAtColumn(column).data(kValueRole).toDouble(); };
+    row.count = std::uint64_t(value(1));
+    row.inclusive = value(2);
+    row.exclusive = value(3);
+    row.corrected = value(4);
+    row.percent_of_parent = value(5);
+    row.cpu = value(6);
+    row.noise = value(7);
+    out.push_back(analysis::tree_export_cells(tree, row));
+    for (int r = model.rowCount(at) - 1; r >= 0; --r)
+      stack.emplace_back(model.index(r, 0, at), row.path);
+  }
+  return out;
 }
 
 } // namespace idb::gui

@@ -1,21 +1,30 @@
-// A CFH as the generic tree model's TreeData: one row per node, labelled with its probe,
-// with count, inclusive, exclusive and corrected time, % of the parent's inclusive time,
-// CPU time and noise (the columns of `idb report`).
+// A tree of a run as the generic tree model's TreeData: one row per node, labelled with
+// its probe, with count, inclusive, exclusive and corrected time, % of the parent's
+// inclusive time, CPU time and noise: the rows and hot path of analysis::tree_rows, the
+// same `idb report` prints. And the rows a tree model shows, written back as the tree
+// export (`idb-gui --export`), the same cells `idb report --format csv` writes.
 #pragma once
 
 #include "tree_model.hpp"
 
 #include "idb/profile.hpp"
-#include "idb/tree.hpp"
+
+#include <string>
+#include <vector>
 
 namespace idb::gui {
 
-// The column of cfh_tree's TreeData that holds the inclusive time (for sorting and the
-// hot path), counting the label column as 0.
+// The column of cfh_tree's TreeData that holds the inclusive time (for sorting), counting
+// the label column as 0.
 inline constexpr int kInclusiveColumn = 2;
 
-// `times` must be node_times(cfh). Never throws except std::bad_alloc.
-TreeData cfh_tree(const profile::Profile &profile, const profile::Cfh &cfh,
-                  const std::vector<profile::NodeTimes> &times);
+// Never throws except std::bad_alloc.
+TreeData cfh_tree(const profile::Profile &profile, const profile::Cfh &cfh);
+
+// The rows `model` (holding a cfh_tree) shows, depth first in the model's order, as the
+// cells of analysis::tree_export_cells under the title `tree`: the label path from the
+// root and the raw values of the model's cells.
+std::vector<std::vector<std::string>> tree_export_rows(const TreeModel &model,
+                                                       const std::string &tree);
 
 } // namespace idb::gui

@@ -8,7 +8,7 @@ namespace idb::gui {
 
 ChartData chart_data(const RunSummary &summary, const ChartRequest &request) {
   ChartData chart;
-  chart.y_title = metric_name(request.metric);
+  chart.y_title = std::string(analysis::metric_title(request.metric));
   std::vector<const ProbeSummary *> probes;
   for (std::int32_t id : request.probes)
     if (const ProbeSummary *p = summary.probe(id)) probes.push_back(p);
@@ -21,7 +21,7 @@ ChartData chart_data(const RunSummary &summary, const ChartRequest &request) {
     ChartSeries &s = chart.series.emplace_back();
     s.name = rank_name(summary.ranks[r]);
     for (const ProbeSummary *p : probes)
-      s.values.push_back(metric_value(p->per_rank[r], request.metric));
+      s.values.push_back(analysis::value(p->per_rank[r], request.metric));
   }
   chart.title =
       chart.y_title + (request.rank ? ", " + rank_name(*request.rank) : std::string(" per rank"));

@@ -1,7 +1,7 @@
 // Console parameters (console_params.hpp).
 #include "console_params.hpp"
 
-#include "queries_catalogue.hpp"
+#include "idb/queries.hpp"
 
 #include <cctype>
 #include <sstream>
@@ -70,7 +70,7 @@ std::optional<store::KeyValues> parse_params(const std::string &text, std::strin
   for (std::string part; std::getline(parts, part, ';');) {
     part = trimmed(part);
     if (part.empty()) continue;
-    auto kv = cli::parse_param(part);
+    auto kv = queries::parse_param(part);
     if (!kv) {
       error = "parameter '" + part + "' is not key=value";
       return std::nullopt;

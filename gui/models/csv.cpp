@@ -7,8 +7,12 @@ namespace idb::gui {
 
 namespace {
 
+// Quoted when it holds a comma, quote or line break, or starts or ends with a space (the
+// rule of `idb`'s CSV, so the two write the same bytes).
 QString field(QString text) {
-  if (!text.contains(QLatin1Char(',')) && !text.contains(QLatin1Char('"')) &&
+  bool edge =
+      !text.isEmpty() && (text.front() == QLatin1Char(' ') || text.back() == QLatin1Char(' '));
+  if (!edge && !text.contains(QLatin1Char(',')) && !text.contains(QLatin1Char('"')) &&
       !text.contains(QLatin1Char('\n')) && !text.contains(QLatin1Char('\r')))
     return text;
   text.replace(QLatin1String("\""), QLatin1String("\"\""));
@@ -34,19 +38,38 @@ QString toCsv(const QAbstractItemModel &model, bool row_headers) {
   return out;
 }
 
-bool writeCsv(const QAbstractItemModel &model, const QString &path, QString &error,
-              bool row_headers) {
+QString toCsv(const std::vector<std::string> &columns,
+              const std::vector<std::vector<std::string>> &rows) {
+  QString out;
+  auto line = [&out](const std::vector<std::string> &cells) {
+    QStringList fields;
+    for (const std::string &cell : cells)
+      fields << field(QString::fromStdString(cell));
+    out += fields.join(QLatin1Char(',')) + QLatin1Char('\n');
+  };
+  line(columns);
+  for (const auto &row : rows)
+    line(row);
+  return out;
+}
+
+bool writeText(const QString &text, const QString &path, QString &error) {
   QSaveFile file(path);
   if (!file.open(QIODevice::WriteOnly)) {
     error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
     return false;
   }
-  file.write(toCsv(model, row_headers).toUtf8());
+  file.write(text.toUtf8());
   if (!file.commit()) {
     error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
     return false;
   }
   return true;
+}
+
+bool writeCsv(const QAbstractItemModel &model, const QString &path, QString &error,
+              bool row_headers) {
+  return writeText(toCsv(model, row_headers), path, error);
 }
 
 } // namespace idb::gui

@@ -41,7 +41,8 @@ std::string short_number(double v) {
 // "COMPARE: NAME, VALUE; ENTRY ×RATIO (significant, p 0.001)" for each entry after the
 // first, from `row` (the probe's first row: every rank merged, or its lowest rank).
 std::string compare_title(const edf::CompareResult &result, const edf::CompareRow &row) {
-  std::string title = "COMPARE: " + row.name + ", " + std::string(edf::value_name(result.value));
+  std::string title =
+      "COMPARE: " + row.name + ", " + std::string(analysis::metric_key(result.value));
   for (std::size_t i = 1; i < row.cells.size() && i < result.entries.size(); ++i) {
     const edf::CompareCell &c = row.cells[i];
     title += "; " + result.entries[i] + " ";
@@ -66,7 +67,7 @@ BoxPlotData coalesce_boxes(const edf::CoalesceResult &result, std::size_t max_bo
                    [](auto *a, auto *b) { return a->box.median > b->box.median; });
   rows.resize(std::min(rows.size(), max_boxes));
   BoxPlotData boxes;
-  boxes.y_title = std::string(edf::value_name(result.value));
+  boxes.y_title = std::string(analysis::metric_key(result.value));
   boxes.title =
       "COALESCE: " + boxes.y_title + " per run, " + std::to_string(result.runs.size()) + " runs";
   for (const edf::CoalesceRow *row : rows) {
@@ -84,7 +85,7 @@ BoxPlotData coalesce_boxes(const edf::CoalesceResult &result, std::size_t max_bo
 
 ChartData compare_chart(const edf::CompareResult &result, std::int32_t probe) {
   ChartData chart;
-  chart.y_title = std::string(edf::value_name(result.value));
+  chart.y_title = std::string(analysis::metric_key(result.value));
   chart.categories = result.entries;
   for (std::size_t i = 0; i < result.entries.size(); ++i)
     chart.keys.push_back(std::int64_t(i));
@@ -107,26 +108,6 @@ std::int32_t largest_probe(const edf::CompareResult &result) {
     if (row.probe != 0 && v > most) most = v, best = row.probe; // 0: the whole program
   }
   return most < 0 && !result.rows.empty() ? result.rows.front().probe : best;
-}
-
-edf::Value edf_value(Metric metric) {
-  switch (metric) {
-  case Metric::total:
-    return edf::Value::total;
-  case Metric::cpu:
-    return edf::Value::cpu;
-  case Metric::range:
-    return edf::Value::range;
-  case Metric::sdev:
-    return edf::Value::sdev;
-  case Metric::count:
-    return edf::Value::count;
-  case Metric::noise:
-    return edf::Value::noise;
-  case Metric::corrected:
-    return edf::Value::corrected;
-  }
-  return edf::Value::total;
 }
 
 } // namespace idb::gui

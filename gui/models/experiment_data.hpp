@@ -49,7 +49,4 @@ ChartData compare_chart(const edf::CompareResult &result, std::int32_t probe);
 // The probe whose first entry has the largest value: what the view shows first.
 std::int32_t largest_probe(const edf::CompareResult &result);
 
-// "total", ... as edf names them, beside our Metric.
-edf::Value edf_value(Metric metric);
-
 } // namespace idb::gui

@@ -1,22 +1,16 @@
-// Building RunData (run_data.hpp): node times per CFH, the merged tree, and the per-probe,
-// per-rank merges in one pass over the nodes.
+// Building RunData (run_data.hpp): node times per CFH, and through the analysis library
+// the run's trees as a whole and the per-probe, per-rank merges.
 #include "run_data.hpp"
 
-#include "cfh_merge.hpp"
+#include "idb/analysis/probes.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <sstream>
-#include <unordered_map>
 
 namespace idb::gui {
 
 namespace {
-
-void merge_into(ProbeStats &into, const profile::Node &node, const profile::NodeTimes &t) {
-  idb_stats_merge(&into.stats, &node.stats);
-  into.corrected += t.corrected;
-}
 
 std::string number(double value) {
   std::ostringstream out;
@@ -25,32 +19,27 @@ std::string number(double value) {
   return out.str();
 }
 
-RunSummary summarize(const RunData &run) {
+// The per-(probe, rank) records of the analysis, regrouped per probe with a slot per rank
+// and every rank merged.
+RunSummary summarize(const profile::Profile &profile) {
   RunSummary summary;
-  for (const profile::Cfh &cfh : run.profile.cfhs)
-    summary.ranks.push_back(cfh.rank);
-  std::sort(summary.ranks.begin(), summary.ranks.end());
-  summary.ranks.erase(std::unique(summary.ranks.begin(), summary.ranks.end()), summary.ranks.end());
-  std::unordered_map<std::int32_t, std::size_t> slot; // probe id → index in probes
-  for (std::size_t c = 0; c < run.profile.cfhs.size(); ++c) {
-    const profile::Cfh &cfh = run.profile.cfhs[c];
-    auto rank = std::size_t(std::lower_bound(summary.ranks.begin(), summary.ranks.end(), cfh.rank) -
-                            summary.ranks.begin());
-    for (std::size_t i = 1; i < cfh.nodes.size(); ++i) { // nodes[0] is the program
-      const profile::Node &node = cfh.nodes[i];
-      auto [it, added] = slot.try_emplace(node.probe, summary.probes.size());
-      if (added) {
-        ProbeSummary &p = summary.probes.emplace_back();
-        p.id = node.probe;
-        p.label = profile::probe_label(run.profile, node.probe);
-        const profile::Probe *site = run.profile.probe(node.probe);
-        p.kind = site ? site->kind : 0;
-        p.per_rank.resize(summary.ranks.size());
-      }
-      ProbeSummary &p = summary.probes[it->second];
-      merge_into(p.per_rank[rank], node, run.times[c][i]);
-      merge_into(p.all, node, run.times[c][i]);
+  std::vector<analysis::ProbeRank> records = analysis::probe_ranks(profile);
+  summary.ranks = analysis::ranks_of(records);
+  for (const analysis::ProbeRank &r : records) {
+    if (r.probe == 0) continue; // the program's root
+    if (summary.probes.empty() || summary.probes.back().id != r.probe) {
+      ProbeSummary &p = summary.probes.emplace_back();
+      p.id = r.probe;
+      p.label = profile::probe_label(profile, r.probe);
+      const profile::Probe *site = profile.probe(r.probe);
+      p.kind = site ? site->kind : 0;
+      p.per_rank.resize(summary.ranks.size());
     }
+    ProbeSummary &p = summary.probes.back();
+    auto rank = std::size_t(std::lower_bound(summary.ranks.begin(), summary.ranks.end(), r.rank) -
+                            summary.ranks.begin());
+    p.per_rank[rank] = static_cast<const ProbeStats &>(r);
+    p.all.merge(r);
   }
   std::stable_sort(summary.probes.begin(), summary.probes.end(),
                    [](const ProbeSummary &a, const ProbeSummary &b) {
@@ -63,46 +52,6 @@ RunSummary summarize(const RunData &run) {
 
 std::string rank_name(int rank) {
   return rank < 0 ? std::string("all ranks (summary)") : "rank " + std::to_string(rank);
-}
-
-std::string metric_name(Metric metric) {
-  switch (metric) {
-  case Metric::total:
-    return "total";
-  case Metric::cpu:
-    return "CPU";
-  case Metric::range:
-    return "range";
-  case Metric::sdev:
-    return "sdev";
-  case Metric::count:
-    return "count";
-  case Metric::noise:
-    return "noise";
-  case Metric::corrected:
-    return "corrected total";
-  }
-  return "?";
-}
-
-double metric_value(const ProbeStats &s, Metric metric) {
-  switch (metric) {
-  case Metric::total:
-    return s.stats.sum;
-  case Metric::cpu:
-    return s.stats.cpu_sum;
-  case Metric::range:
-    return s.stats.count ? s.stats.max - s.stats.min : 0.0;
-  case Metric::sdev:
-    return std::sqrt(idb_stats_variance(&s.stats));
-  case Metric::count:
-    return double(s.stats.count);
-  case Metric::noise:
-    return s.stats.noise;
-  case Metric::corrected:
-    return s.corrected;
-  }
-  return 0.0;
 }
 
 const ProbeSummary *RunSummary::probe(std::int32_t id) const {
@@ -119,9 +68,8 @@ RunData summarize_run(std::string label, profile::Profile profile, store::QueryR
   run.times.reserve(run.profile.cfhs.size());
   for (const profile::Cfh &cfh : run.profile.cfhs)
     run.times.push_back(profile::node_times(cfh));
-  run.merged = cli::merge_cfhs(run.profile.cfhs);
-  run.merged_times = profile::node_times(run.merged);
-  run.summary = summarize(run);
+  run.whole = analysis::aggregate_trees(run.profile);
+  run.summary = summarize(run.profile);
   return run;
 }
 
@@ -143,7 +91,7 @@ store::QueryResult probe_rows(const RunData &run, std::int32_t probe) {
       t.rows.push_back({std::to_string(cfh.rank), std::to_string(cfh.thread), cfh.name,
                         std::to_string(i), parent, std::to_string(s.count), number(s.sum),
                         number(s.min), number(s.max), number(s.mean),
-                        number(std::sqrt(idb_stats_variance(&s))), number(s.cpu_sum),
+                        number(analysis::value({s, 0}, Metric::sdev)), number(s.cpu_sum),
                         number(s.noise), number(run.times[c][i].corrected)});
     }
   }

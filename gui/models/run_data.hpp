@@ -1,9 +1,11 @@
 // The value structs a stored run becomes on its way to the GUI: the run read back as a
-// Profile, its derived node times, the whole run merged into one tree, and per probe and
-// rank the merged statistics the charts plot. Built once per run off the GUI thread
-// (summarize_run), then shared read-only by every model.
+// Profile, its derived node times, its trees as a whole, and per probe and rank the
+// merged statistics the charts plot (all from the analysis library). Built once per run off the GUI
+// thread (summarize_run), then shared read-only by every model.
 #pragma once
 
+#include "idb/analysis/metric.hpp"
+#include "idb/analysis/trees.hpp"
 #include "idb/profile.hpp"
 #include "idb/store.hpp"
 #include "idb/tree.hpp"
@@ -19,27 +21,13 @@ namespace idb::gui {
 // hold every rank merged (docs/schema.md).
 std::string rank_name(int rank);
 
-// What a chart's Y axis shows for a probe (DESIGN §8).
-enum class Metric { total, cpu, range, sdev, count, noise, corrected };
+// What a chart's Y axis shows for a probe (DESIGN §8), and a probe's merged statistics:
+// the analysis library's.
+using analysis::kAllMetrics;
+using analysis::Metric;
+using analysis::ProbeStats;
 
-inline constexpr Metric kAllMetrics[] = {Metric::total,    Metric::cpu,   Metric::range,
-                                         Metric::sdev,     Metric::count, Metric::noise,
-                                         Metric::corrected};
-
-// "total", "CPU", ... for menus and axis titles.
-std::string metric_name(Metric metric);
-
-// A probe's nodes on one rank (or in the whole run) merged exactly, and the sum of their
-// noise-corrected inclusive times.
-struct ProbeStats {
-  idb_stats_t stats{};
-  double corrected = 0;
-};
-
-// The value of `metric` for merged statistics: total and CPU seconds, range = longest
-// minus shortest activation, sample standard deviation, count, noise, corrected total.
-double metric_value(const ProbeStats &s, Metric metric);
-
+// A probe of the run: every probe but the program's root (probe 0).
 struct ProbeSummary {
   std::int32_t id = 0;
   std::string label;                // the description, or "#id"
@@ -63,8 +51,9 @@ struct RunData {
   bool complete = true;
   profile::Profile profile;
   std::vector<std::vector<profile::NodeTimes>> times; // per CFH of profile, node_times
-  profile::Cfh merged; // every CFH merged by probe path (one tree per run)
-  std::vector<profile::NodeTimes> merged_times;
+  // The run as a whole (analysis::aggregate_trees: the threads merged, each named CFH
+  // over its instances); the single CFHs are the profile's own.
+  std::vector<analysis::Tree> whole;
   RunSummary summary;
   store::QueryResult attributes; // key, value
 };

@@ -125,20 +125,10 @@ void TreeModel::sort(int column, Qt::SortOrder order) {
   emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
 }
 
-QModelIndexList TreeModel::hotPath(int column) const {
+QModelIndexList TreeModel::hotPath() const {
   QModelIndexList path;
-  if (column < 0 || column >= columnCount() || children_.empty()) return path;
-  std::uint32_t at = std::uint32_t(tree_.rows.size());
-  while (!children_[at].empty()) {
-    const auto &list = children_[at];
-    auto value = [&](std::uint32_t i) {
-      return column == 0 ? 0.0 : tree_.rows[i].values[std::size_t(column - 1)];
-    };
-    at = *std::max_element(list.begin(), list.end(), [&](std::uint32_t a, std::uint32_t b) {
-      return value(a) < value(b) || (value(a) == value(b) && a > b);
-    });
-    path.push_back(indexOfItem(at, 0));
-  }
+  for (std::uint32_t row : tree_.hot_path)
+    if (row < tree_.rows.size()) path.push_back(indexOfItem(row, 0));
   return path;
 }
 

@@ -1,7 +1,7 @@
 // The one generic tree model of the GUI: any tree given as a TreeData value (rows whose
 // parents precede them, a label and numeric columns) shown through QAbstractItemModel,
-// sortable per column within each parent, with the path of largest children ("hot path")
-// for a view to expand. The CFH tree is one TreeData (cfh_tree.hpp); so can others be.
+// sortable per column within each parent, with the rows of its hot path for a view to
+// expand. The CFH tree is one TreeData (cfh_tree.hpp); so can others be.
 #pragma once
 
 #include "roles.hpp"
@@ -34,6 +34,9 @@ struct TreeData {
   std::string label_title; // header of the first (label) column
   std::vector<TreeColumn> columns;
   std::vector<TreeRow> rows; // parents precede children
+  // The rows a view expands to show what matters, from the top down (the CFH tree: the
+  // hot path of analysis::hot_path); indices into rows.
+  std::vector<std::uint32_t> hot_path;
 };
 
 class TreeModel : public QAbstractItemModel {
@@ -46,9 +49,8 @@ public:
   void setTree(TreeData tree);
   const TreeData &tree() const { return tree_; }
 
-  // From the top down, at each level the child with the largest value in `column` (a
-  // numeric column, counting the label as 0): the indexes a view expands to show it.
-  QModelIndexList hotPath(int column) const;
+  // The indexes of the tree's hot_path rows (those in range), in its order.
+  QModelIndexList hotPath() const;
 
   QModelIndex index(int row, int column, const QModelIndex &parent = {}) const override;
   QModelIndex parent(const QModelIndex &child) const override;

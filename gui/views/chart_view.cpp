@@ -45,7 +45,7 @@ ChartView::ChartView(QWidget *parent)
 
 QWidget *ChartView::makeControls() {
   for (Metric m : kAllMetrics)
-    metric_->addItem(QString::fromStdString(metric_name(m)), int(m));
+    metric_->addItem(QString::fromStdString(std::string(analysis::metric_title(m))), int(m));
   kind_->addItem(tr("bar"), int(ChartKind::bar));
   kind_->addItem(tr("line"), int(ChartKind::line));
   kind_->addItem(tr("scatter"), int(ChartKind::scatter));

@@ -40,7 +40,7 @@ QWidget *ExperimentView::makeControls() {
   mode_->addItem(QStringLiteral("COALESCE"), int(edf::Mode::coalesce));
   mode_->addItem(QStringLiteral("COMPARE"), int(edf::Mode::compare));
   for (Metric m : kAllMetrics)
-    metric_->addItem(QString::fromStdString(metric_name(m)), int(m));
+    metric_->addItem(QString::fromStdString(std::string(analysis::metric_title(m))), int(m));
   auto *bar = new QWidget;
   auto *row = new QHBoxLayout(bar);
   row->setContentsMargins(4, 0, 4, 0);
@@ -67,7 +67,7 @@ void ExperimentView::setExperiment(ExperimentPtr experiment) {
                       .arg(QString::fromStdString(experiment->path))
                       .arg(experiment->entries.size()));
   mode_->setCurrentIndex(mode_->findData(int(e.mode)));
-  if (e.value) metric_->setCurrentIndex(int(*e.value)); // edf's Value follows Metric's order
+  if (e.value) metric_->setCurrentIndex(metric_->findData(int(*e.value)));
   rank_->clear();
   rank_->addItem(tr("all"), QVariant());
   for (int r : experiment->ranks)
@@ -79,7 +79,7 @@ void ExperimentView::setExperiment(ExperimentPtr experiment) {
 
 edf::AnalysisOptions ExperimentView::options() const {
   edf::AnalysisOptions o;
-  o.value = edf_value(Metric(metric_->currentData().toInt()));
+  o.value = analysis::Metric(metric_->currentData().toInt());
   if (QVariant r = rank_->currentData(); r.isValid()) o.rank = {false, r.toInt()};
   return o;
 }

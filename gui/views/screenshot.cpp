@@ -1,7 +1,11 @@
 // Screenshots of the views (screenshot.hpp).
 #include "screenshot.hpp"
 
+#include "cfh_tree.hpp"
+#include "csv.hpp"
 #include "export.hpp"
+
+#include "idb/analysis/trees.hpp"
 
 #include <QCoreApplication>
 #include <QTimer>
@@ -74,6 +78,30 @@ void takeScreenshot(MainWindow &window, const ScreenshotRequest &request) {
   QObject::connect(&window, &MainWindow::databaseOpened, &window, [&window] {
     if (window.runsView()->runs().rowCount() == 0)
       finish(1, QStringLiteral("the database holds no run to show"));
+  });
+}
+
+void exportTrees(MainWindow &window, const QString &out) {
+  QObject::connect(&window, &MainWindow::errorShown, &window,
+                   [](const QString &message) { finish(1, message); });
+  QObject::connect(&window, &MainWindow::databaseOpened, &window, [&window] {
+    if (window.runsView()->runs().rowCount() == 0)
+      finish(1, QStringLiteral("the database holds no run to show"));
+  });
+  QObject::connect(&window, &MainWindow::runShown, &window, [&window, out] {
+    window.showView(MainWindow::View::tree);
+    CfhTreeView *view = window.treeView();
+    std::vector<std::vector<std::string>> rows;
+    for (std::size_t i = 0; i < window.run()->whole.size(); ++i) {
+      view->showCfh(-1 - int(i));
+      for (auto &row : tree_export_rows(view->model(), view->currentTitle()))
+        rows.push_back(std::move(row));
+    }
+    QString error;
+    if (writeText(toCsv(analysis::tree_export_columns(), rows), out, error))
+      finish(0, {});
+    else
+      finish(1, error);
   });
 }
 

@@ -1,7 +1,7 @@
 // `idb-gui --screenshot OUT.png --view NAME`: drives a main window to the named view
 // (opening the database, the run and, for the SQL view, a canned query; or an experiment),
-// then renders it
-// to a PNG and quits. The docs' pictures of every view come from it.
+// then renders it to a PNG and quits. The docs' pictures of every view come from it. And
+// `--export OUT.csv`: the rows a view shows, written headless.
 #pragma once
 
 #include "main_window.hpp"
@@ -25,5 +25,12 @@ bool experimentView(const QString &name);
 // COMPARE of the experiment, whatever mode its file names), saves the PNG and exits
 // the event loop with 0, or 1 after printing one error line.
 void takeScreenshot(MainWindow &window, const ScreenshotRequest &request);
+
+// `idb-gui --db URL [--run LABEL] --view tree --export OUT.csv`: waits for the run, then
+// writes the rows the tree view shows for each tree of the run as a whole (the threads
+// merged, each named CFH over its instances), one after the other, as CSV (the columns of
+// analysis::tree_export_columns, the same `idb report LABEL --aggregate --format csv`
+// writes), and exits the event loop with 0, or 1 after printing one error line.
+void exportTrees(MainWindow &window, const QString &out);
 
 } // namespace idb::gui

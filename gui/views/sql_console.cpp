@@ -2,7 +2,7 @@
 #include "sql_console.hpp"
 
 #include "console_params.hpp"
-#include "queries_catalogue.hpp"
+#include "idb/queries.hpp"
 #include "runs_view.hpp"
 
 #include <QComboBox>
@@ -40,7 +40,7 @@ SqlConsole::SqlConsole(QWidget *parent)
 
 QWidget *SqlConsole::makeBar() {
   canned_->addItem(tr("(canned queries)"), QString());
-  for (const cli::CannedQuery &q : cli::canned_queries()) {
+  for (const queries::CannedQuery &q : queries::canned_queries()) {
     canned_->addItem(QString::fromStdString(q.name), QString::fromStdString(q.name));
     canned_->setItemData(canned_->count() - 1, QString::fromStdString(q.answers), Qt::ToolTipRole);
   }
@@ -69,7 +69,7 @@ void SqlConsole::setRun(RunDataPtr run) {
 }
 
 bool SqlConsole::chooseCanned(const QString &name) {
-  const cli::CannedQuery *q = cli::find_canned_query(name.toStdString());
+  const queries::CannedQuery *q = queries::find_canned_query(name.toStdString());
   if (!q) return false;
   canned_->setCurrentIndex(canned_->findData(name));
   setSql(QString::fromStdString(q->sql), QString::fromStdString(params_text(default_params(

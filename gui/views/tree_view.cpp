@@ -3,6 +3,8 @@
 
 #include "cfh_tree.hpp"
 
+#include "idb/analysis/trees.hpp"
+
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -38,34 +40,39 @@ CfhTreeView::CfhTreeView(QWidget *parent)
 void CfhTreeView::setRun(RunDataPtr run) {
   run_ = std::move(run);
   cfh_->clear();
-  cfh_->addItem(run_->complete
-                    ? tr("whole run (every CFH merged by probe path)")
-                    : tr("rank %1 (reading the other ranks…)")
-                          .arg(run_->summary.ranks.empty() ? 0 : run_->summary.ranks.front()),
-                -1);
+  // The trees `idb report` has: the run as a whole (data -1, -2, ...), then each CFH.
+  for (std::size_t i = 0; i < run_->whole.size(); ++i)
+    cfh_->addItem(run_->complete
+                      ? QString::fromStdString(run_->whole[i].title)
+                      : tr("rank %1 (reading the other ranks…): %2")
+                            .arg(run_->summary.ranks.empty() ? 0 : run_->summary.ranks.front())
+                            .arg(QString::fromStdString(run_->whole[i].title)),
+                  -1 - int(i));
   const auto &cfhs = run_->profile.cfhs;
   for (std::size_t i = 0; i < cfhs.size(); ++i)
-    cfh_->addItem(tr("%1, thread %2: %3")
-                      .arg(QString::fromStdString(rank_name(cfhs[i].rank)))
-                      .arg(cfhs[i].thread)
-                      .arg(QString::fromStdString(cfhs[i].name)),
-                  int(i));
+    cfh_->addItem(QString::fromStdString(analysis::cfh_title(cfhs[i])), int(i));
   showCfh(-1);
 }
 
 void CfhTreeView::showCfh(int index) {
   if (!run_) return;
   const profile::Profile &p = run_->profile;
-  if (index < 0 || std::size_t(index) >= p.cfhs.size())
-    model_.setTree(cfh_tree(p, run_->merged, run_->merged_times));
+  if (index < 0 && std::size_t(-1 - index) < run_->whole.size())
+    model_.setTree(cfh_tree(p, run_->whole[std::size_t(-1 - index)].cfh));
+  else if (index >= 0 && std::size_t(index) < p.cfhs.size())
+    model_.setTree(cfh_tree(p, p.cfhs[std::size_t(index)]));
   else
-    model_.setTree(cfh_tree(p, p.cfhs[std::size_t(index)], run_->times[std::size_t(index)]));
-  cfh_->setCurrentIndex(cfh_->findData(index < 0 ? -1 : index));
+    model_.setTree({});
+  cfh_->setCurrentIndex(cfh_->findData(index));
   expandHotPath();
 }
 
+std::string CfhTreeView::currentTitle() const {
+  return cfh_->currentText().toStdString();
+}
+
 void CfhTreeView::expandHotPath() {
-  const QModelIndexList path = model_.hotPath(kInclusiveColumn);
+  const QModelIndexList path = model_.hotPath();
   for (const QModelIndex &i : path)
     tree_->expand(i);
   if (!path.isEmpty()) {

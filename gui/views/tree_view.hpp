@@ -1,11 +1,14 @@
-// The CFH as a tree: the whole run merged by probe path, or one CFH (rank, thread,
-// instance); sortable by any column, and expandable along the hot path in one action.
+// The trees of a run, the ones `idb report` has: the run as a whole (the threads merged
+// by probe path, each named CFH over its instances), or one CFH (rank, thread, instance);
+// sortable by any column, and expandable along the hot path in one action.
 #pragma once
 
 #include "store_worker.hpp"
 #include "tree_model.hpp"
 
 #include <QWidget>
+
+#include <string>
 
 class QComboBox;
 class QTreeView;
@@ -18,8 +21,11 @@ public:
   explicit CfhTreeView(QWidget *parent = nullptr);
 
   void setRun(RunDataPtr run);
-  // Shows CFH `index` of the run's profile; -1: the whole run merged.
+  // Shows CFH `index` of the run's profile; -1 - i: tree i of the run as a whole
+  // (RunData::whole), -1 its first.
   void showCfh(int index);
+  // The title of the tree shown.
+  std::string currentTitle() const;
   // Expands and selects the path of largest inclusive time from the root down.
   void expandHotPath();
 

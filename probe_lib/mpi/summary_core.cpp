@@ -137,11 +137,12 @@ void local_node(const LocalCfh &c, std::uint32_t i, std::uint32_t &parent, std::
   const unsigned char *p = c.records + std::size_t(i) * c.record_size;
   std::memcpy(&parent, p, 4);
   std::memcpy(&probe, p + 4, 4);
-  std::memcpy(&s.count, p + 8, 8);
-  std::memcpy(&s.sum, p + 16, sizeof(double) * 5); // sum, min, max, mean, m2
-  std::memcpy(&s.cpu_count, p + 56, 8);
-  std::memcpy(&s.cpu_sum, p + 64, sizeof(double) * 4); // cpu sum, min, max, noise
-  std::memcpy(&s.bytes_sent, p + 96, 16);
+  p += 8;
+#define IDB_GET_FIELD(field, type, unit, merge, group, column)                                     \
+  std::memcpy(&s.field, p, 8);                                                                     \
+  p += 8;
+  IDB_STATS_FIELDS(IDB_GET_FIELD)
+#undef IDB_GET_FIELD
 }
 
 void Union::reset() {
@@ -235,14 +236,9 @@ void put_text(Blob &b, const char *text) {
 }
 
 void put_stats(Blob &b, const idb_stats_t &s) {
-  b.put(s.count);
-  for (double v : {s.sum, s.min, s.max, s.mean, s.m2})
-    b.put(v);
-  b.put(s.cpu_count);
-  for (double v : {s.cpu_sum, s.cpu_min, s.cpu_max, s.noise})
-    b.put(v);
-  b.put(s.bytes_sent);
-  b.put(s.bytes_recv);
+#define IDB_PUT_FIELD(field, type, unit, merge, group, column) b.put(s.field);
+  IDB_STATS_FIELDS(IDB_PUT_FIELD)
+#undef IDB_PUT_FIELD
 }
 
 void put_cfh_section(Blob &b, const UnionCfh &c, const SummaryRecord *r, const std::uint64_t *k) {

@@ -20,6 +20,10 @@ namespace idb::rt {
 
 namespace {
 
+// A field appended to the table makes a longer record: a new minor version of the format.
+static_assert(8 + IDB_STATS_RECORD_BYTES == IDB_NODE_RECORD_SIZE,
+              "the node record is the parent, the probe and the table's fields");
+
 struct Buffer {
   unsigned char *data = nullptr;
   std::size_t size = 0, capacity = 0;
@@ -64,28 +68,44 @@ void count_probe(const ProbeInfo &, void *context) {
   ++*static_cast<std::uint32_t *>(context);
 }
 
+// A field in the profile's units: seconds for times, as it is for counts and bytes.
+double in_seconds(double value, double seconds_per_tick, idb_stats_unit unit) {
+  switch (unit) {
+  case IDB_UNIT_TICKS:
+    return value * seconds_per_tick;
+  case IDB_UNIT_TICKS2:
+    return value * seconds_per_tick * seconds_per_tick;
+  case IDB_UNIT_NS:
+    return value * 1e-9;
+  case IDB_UNIT_COUNT:
+  case IDB_UNIT_BYTES:
+    break;
+  }
+  return value;
+}
+
+void put_field(Buffer &b, std::uint64_t value, double, idb_stats_unit) {
+  b.put(value);
+}
+void put_field(Buffer &b, double value, double seconds_per_tick, idb_stats_unit unit) {
+  b.put(in_seconds(value, seconds_per_tick, unit));
+}
+
 // `open_ticks` >= 0: the node is still open in a thread that finalize does not own; its
-// activation so far is written as one more sample, leaving the live record alone.
+// activation so far is written as one more sample, leaving the live record alone. The
+// noise written is the measured extra plus the calibrated cost of each activation; the
+// root has none.
 void put_node(Buffer &b, const Node &n, const WriteJob &job, double open_ticks) {
-  const double s = 1.0 / job.ticks_per_second, ns = 1e-9;
+  const double s = 1.0 / job.ticks_per_second;
   idb_stats_t st = n.stats;
   if (open_ticks >= 0) idb_stats_add(&st, open_ticks);
+  st.noise = n.parent == kNoNode ? 0.0 : double(st.count) * job.noise_ticks + st.noise;
   b.put(n.parent);
   b.put(n.probe);
-  b.put(st.count);
-  b.put(st.sum * s);
-  b.put(st.min * s);
-  b.put(st.max * s);
-  b.put(st.mean * s);
-  b.put(st.m2 * s * s);
-  b.put(st.cpu_count);
-  b.put(st.cpu_sum * ns);
-  b.put(st.cpu_min * ns);
-  b.put(st.cpu_max * ns);
-  double noise = n.parent == kNoNode ? 0.0 : double(st.count) * job.noise_ticks + st.noise;
-  b.put(noise * s);
-  b.put(st.bytes_sent);
-  b.put(st.bytes_recv);
+#define IDB_PUT_FIELD(field, type, unit, merge, group, column)                                     \
+  put_field(b, st.field, s, IDB_UNIT_##unit);
+  IDB_STATS_FIELDS(IDB_PUT_FIELD)
+#undef IDB_PUT_FIELD
 }
 
 // Snapshot of the frames a CFH still has open: per node the ticks its open activation has

@@ -131,20 +131,10 @@ bool read_probes(const Section &s, Profile &p, Cursor &c) {
 void read_node(Cursor &c, Node &n) {
   n.parent = c.get<std::uint32_t>("node");
   n.probe = c.get<std::int32_t>("node");
-  idb_stats_t &s = n.stats;
-  s.count = c.get<std::uint64_t>("node");
-  s.sum = c.get<double>("node");
-  s.min = c.get<double>("node");
-  s.max = c.get<double>("node");
-  s.mean = c.get<double>("node");
-  s.m2 = c.get<double>("node");
-  s.cpu_count = c.get<std::uint64_t>("node");
-  s.cpu_sum = c.get<double>("node");
-  s.cpu_min = c.get<double>("node");
-  s.cpu_max = c.get<double>("node");
-  s.noise = c.get<double>("node");
-  s.bytes_sent = c.get<std::uint64_t>("node");
-  s.bytes_recv = c.get<std::uint64_t>("node");
+#define IDB_GET_FIELD(field, type, unit, merge, group, column)                                     \
+  n.stats.field = c.get<IDB_STATS_CTYPE(type)>("node");
+  IDB_STATS_FIELDS(IDB_GET_FIELD)
+#undef IDB_GET_FIELD
 }
 
 bool read_cfh(const Section &s, Profile &p, Cursor &c) {

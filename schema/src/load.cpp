@@ -82,20 +82,29 @@ void write_nodes(LoadSession &s, const profile::Profile &p, const std::vector<st
   rows->finish();
 }
 
+void write_field(TableRows &rows, std::uint64_t value) {
+  rows.integer(std::int64_t(value));
+}
+void write_field(TableRows &rows, double value) {
+  rows.real(value);
+}
+
 void write_stats(TableRows &rows, std::int64_t key, std::int64_t node, const idb_stats_t &st,
                  const profile::NodeTimes &times) {
-  rows.integer(key).integer(node).integer(std::int64_t(st.count)).real(st.sum);
-  rows.real(st.min).real(st.max).real(st.mean).real(st.m2);
-  rows.integer(std::int64_t(st.cpu_count)).real(st.cpu_sum).real(st.cpu_min).real(st.cpu_max);
-  rows.real(st.noise).integer(std::int64_t(st.bytes_sent)).integer(std::int64_t(st.bytes_recv));
+  rows.integer(key).integer(node);
+#define IDB_WRITE_FIELD(field, type, unit, merge, group, column) write_field(rows, st.field);
+  IDB_STATS_FIELDS(IDB_WRITE_FIELD)
+#undef IDB_WRITE_FIELD
   rows.real(times.exclusive).real(times.descendant_noise).end_row();
 }
 
 void write_all_stats(LoadSession &s, const profile::Profile &p,
                      const std::vector<std::int64_t> &keys, Progress &progress) {
-  auto rows = s.rows("node_stats", {"cfh_id", "node", "count", "total", "min", "max", "mean", "m2",
-                                    "cpu_count", "cpu_total", "cpu_min", "cpu_max", "noise",
-                                    "bytes_sent", "bytes_recv", "exclusive", "descendant_noise"});
+  detail::Columns columns{"cfh_id", "node"};
+  for (std::string_view column : stats_column_names())
+    columns.push_back(column);
+  columns.insert(columns.end(), {"exclusive", "descendant_noise"});
+  auto rows = s.rows("node_stats", columns);
   for (std::size_t index = 0; index < p.cfhs.size(); ++index) {
     const profile::Cfh &h = p.cfhs[index];
     std::vector<profile::NodeTimes> times = profile::node_times(h);
@@ -167,7 +176,7 @@ LoadResult load(Database &db, const profile::Profile &profile, const LoadOptions
 
 namespace idb::store::detail {
 
-std::string column_list(std::string_view table, std::initializer_list<std::string_view> columns) {
+std::string column_list(std::string_view table, const Columns &columns) {
   std::string text(table);
   text += " (";
   for (std::string_view column : columns) {

@@ -8,11 +8,13 @@
 
 #include <cmath>
 #include <cstdint>
-#include <initializer_list>
 #include <string_view>
 #include <vector>
 
 namespace idb::store::detail {
+
+// A table's column names, in the order rows give their fields.
+using Columns = std::vector<std::string_view>;
 
 // Rows going into one table. Throws Error when the engine refuses a row; on PostgreSQL
 // that may surface only at finish().
@@ -42,12 +44,11 @@ public:
   virtual bool label_taken(const std::string &label) = 0;
   // `count` new keys for runs.run_id or cfh_instances.cfh_id, unused by any other load.
   virtual std::vector<std::int64_t> new_keys(Key key, std::size_t count) = 0;
-  virtual std::unique_ptr<TableRows> rows(std::string_view table,
-                                          std::initializer_list<std::string_view> columns) = 0;
+  virtual std::unique_ptr<TableRows> rows(std::string_view table, const Columns &columns) = 0;
   virtual void commit() = 0;
 };
 
 // "table (a, b)": the table with its column list, for INSERT and COPY statements.
-std::string column_list(std::string_view table, std::initializer_list<std::string_view> columns);
+std::string column_list(std::string_view table, const Columns &columns);
 
 } // namespace idb::store::detail

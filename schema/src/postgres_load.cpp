@@ -18,7 +18,7 @@ namespace {
 class CopyRows final : public TableRows {
 public:
   CopyRows(const PostgresDatabase &db, pqxx::work &w, std::string_view table,
-           std::initializer_list<std::string_view> columns)
+           const Columns &columns)
       : db_(db), what_("cannot load into " + db.location() + " (" + std::string(table) + ")"),
         writer_(pg_check(db_, what_, [&] { return open(w, table, columns); })) {}
   TableRows &null() override {
@@ -74,7 +74,7 @@ private:
   // tablewriter is deprecated in favour of stream_to, whose 6.4 version cannot take a
   // preformatted line and formats every field through a string stream: 3x slower here.
   static std::unique_ptr<pqxx::tablewriter> open(pqxx::work &w, std::string_view table,
-                                                 std::initializer_list<std::string_view> columns) {
+                                                 const Columns &columns) {
     std::vector<std::string> names(columns.begin(), columns.end());
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
@@ -118,8 +118,7 @@ public:
       return keys;
     });
   }
-  std::unique_ptr<TableRows> rows(std::string_view table,
-                                  std::initializer_list<std::string_view> columns) override {
+  std::unique_ptr<TableRows> rows(std::string_view table, const Columns &columns) override {
     return std::make_unique<CopyRows>(db_, *work_, table, columns);
   }
   void commit() override {

@@ -87,20 +87,7 @@ profile::Node node_of(const Row &row) {
   profile::Node n;
   n.parent = row.is_null(1) ? profile::kNoParent : std::uint32_t(row.integer(1));
   n.probe = int_of(row, 2);
-  idb_stats_t &s = n.stats;
-  s.count = unsigned_of(row, 3);
-  s.sum = row.real(4);
-  s.min = row.real(5);
-  s.max = row.real(6);
-  s.mean = row.real(7);
-  s.m2 = row.real(8);
-  s.cpu_count = unsigned_of(row, 9);
-  s.cpu_sum = row.real(10);
-  s.cpu_min = row.real(11);
-  s.cpu_max = row.real(12);
-  s.noise = row.real(13);
-  s.bytes_sent = unsigned_of(row, 14);
-  s.bytes_recv = unsigned_of(row, 15);
+  n.stats = read_stats(row, 3);
   return n;
 }
 
@@ -116,11 +103,10 @@ void read_nodes(Database &db, const Filter &f, const std::vector<std::int64_t> &
   // Ordered as SQLite's plan walks the tables (the (run_id, rank, thread) index of
   // cfh_instances, then each CFH's nodes by key), so it sorts nothing.
   query_rows(db,
-             "SELECT n.cfh_id, n.parent, n.probe_id, s.count, s.total, s.min, s.max, s.mean, s.m2, "
-             "s.cpu_count, s.cpu_total, s.cpu_min, s.cpu_max, s.noise, s.bytes_sent, s.bytes_recv "
-             "FROM runs r JOIN cfh_instances h ON h.run_id = r.run_id "
-             "JOIN nodes n ON n.cfh_id = h.cfh_id "
-             "JOIN node_stats s ON s.cfh_id = n.cfh_id AND s.node = n.node" +
+             "SELECT n.cfh_id, n.parent, n.probe_id, " + stats_columns("s") +
+                 " FROM runs r JOIN cfh_instances h ON h.run_id = r.run_id "
+                 "JOIN nodes n ON n.cfh_id = h.cfh_id "
+                 "JOIN node_stats s ON s.cfh_id = n.cfh_id AND s.node = n.node" +
                  f.where + " ORDER BY h.rank, h.thread, h.cfh_id, n.node",
              f.params, [&](const Row &row) {
                if (row.integer(0) != last) {

@@ -13,8 +13,7 @@ namespace {
 // undo them (a temporary file: a write of every page it touches); OR ROLLBACK ends the
 // whole load's transaction on a failed constraint instead, which is what a failed load
 // means anyway, and the schema's foreign keys are checked at the commit, so none is needed.
-std::string insert_sql(std::string_view table, std::initializer_list<std::string_view> columns,
-                       std::size_t rows) {
+std::string insert_sql(std::string_view table, const Columns &columns, std::size_t rows) {
   std::string sql = "INSERT OR ROLLBACK INTO " + column_list(table, columns) + " VALUES ";
   std::size_t field = 0;
   for (std::size_t row = 0; row < rows; ++row) {
@@ -40,8 +39,7 @@ struct Field {
 class SqliteTableRows final : public TableRows {
 public:
   static constexpr std::size_t kBatch = 64;
-  SqliteTableRows(Connection &c, std::string_view table,
-                  std::initializer_list<std::string_view> columns)
+  SqliteTableRows(Connection &c, std::string_view table, const Columns &columns)
       : columns_(columns.size()), fields_(kBatch * columns.size()),
         batch_(c, insert_sql(table, columns, kBatch)), single_(c, insert_sql(table, columns, 1)) {}
   TableRows &null() override {
@@ -130,8 +128,7 @@ public:
       keys[i] = last.integer(0) + 1 + std::int64_t(i);
     return keys;
   }
-  std::unique_ptr<TableRows> rows(std::string_view table,
-                                  std::initializer_list<std::string_view> columns) override {
+  std::unique_ptr<TableRows> rows(std::string_view table, const Columns &columns) override {
     return std::make_unique<SqliteTableRows>(c_, table, columns);
   }
   void commit() override { transaction_.commit(); }

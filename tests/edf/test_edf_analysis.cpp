@@ -88,7 +88,7 @@ TEST(EdfCoalesce, AllRanksMergedOrEach) {
   EXPECT_TRUE(coalesce(five_runs(), o).rows.empty());
   o.rank = {};
   o.each_rank = false;
-  o.value = Value::count;
+  o.value = Metric::count;
   EXPECT_EQ(coalesce(five_runs(), o).rows.at(0).values, (std::vector<double>(5, 2.0)));
 }
 

@@ -72,10 +72,10 @@ TEST_F(EdfMixed, LabelsFilesAndPostgresInOneList) {
   ASSERT_EQ(local.probes.size(), server.probes.size());
   EXPECT_EQ(server.ranks, (std::vector<std::int32_t>{0, 1}));
   for (std::size_t i = 0; i < local.probes.size(); ++i)
-    for (Value v : {Value::total, Value::count, Value::sdev, Value::corrected})
-      EXPECT_EQ(value_of(local.probes[i], v), value_of(server.probes[i], v));
+    for (Metric v : {Metric::total, Metric::count, Metric::sdev, Metric::corrected})
+      EXPECT_EQ(analysis::value(local.probes[i], v), analysis::value(server.probes[i], v));
   EXPECT_EQ(server.names, local.names);
-  EXPECT_EQ(value_of(read_run_data(r[1].runs[0]).probes.at(2), Value::total), 1.5);
+  EXPECT_EQ(analysis::value(read_run_data(r[1].runs[0]).probes.at(2), Metric::total), 1.5);
 }
 
 // The experiment's database on the server: labels and patterns resolve there, and

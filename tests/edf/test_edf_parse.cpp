@@ -110,7 +110,7 @@ TEST(EdfParse, ModeAndValueWords) {
             "x.edf:2:5: unknown mode '' (COALESCE or COMPARE)");
   ParseResult r = parse("[PREAMBLE]\nMode COMPARE\nValue CPU\nRank 3\n[DBLIST]\n", "x.edf");
   ASSERT_TRUE(r.document) << r.error;
-  EXPECT_EQ(r.experiment.value, Value::cpu);
+  EXPECT_EQ(r.experiment.value, Metric::cpu);
   ASSERT_TRUE(r.experiment.rank);
   EXPECT_FALSE(r.experiment.rank->all);
   EXPECT_EQ(r.experiment.rank->rank, 3);

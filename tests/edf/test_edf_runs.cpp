@@ -129,22 +129,22 @@ TEST_F(EdfRuns, ValuesPerProbeAndRank) {
   const ProbeRank *p = find(d, 5, 0);
   ASSERT_TRUE(p);
   // {1, 3, 6}: mean 10/3, M2 = 12.666..., sample variance 6.333...
-  EXPECT_DOUBLE_EQ(value_of(*p, Value::total), 10.0);
-  EXPECT_DOUBLE_EQ(value_of(*p, Value::count), 3.0);
-  EXPECT_DOUBLE_EQ(value_of(*p, Value::range), 5.0);
-  EXPECT_NEAR(value_of(*p, Value::sdev), std::sqrt(19.0 / 3.0), 1e-12);
-  EXPECT_DOUBLE_EQ(value_of(*p, Value::cpu), 2.0);
-  EXPECT_NEAR(value_of(*p, Value::noise), 0.3, 1e-15);
-  EXPECT_DOUBLE_EQ(value_of(*p, Value::corrected), 10.0); // leaves: nothing below them
+  EXPECT_DOUBLE_EQ(analysis::value(*p, Metric::total), 10.0);
+  EXPECT_DOUBLE_EQ(analysis::value(*p, Metric::count), 3.0);
+  EXPECT_DOUBLE_EQ(analysis::value(*p, Metric::range), 5.0);
+  EXPECT_NEAR(analysis::value(*p, Metric::sdev), std::sqrt(19.0 / 3.0), 1e-12);
+  EXPECT_DOUBLE_EQ(analysis::value(*p, Metric::cpu), 2.0);
+  EXPECT_NEAR(analysis::value(*p, Metric::noise), 0.3, 1e-15);
+  EXPECT_DOUBLE_EQ(analysis::value(*p, Metric::corrected), 10.0); // leaves: nothing below them
   // Probe 1 holds node 2 (noise 0.1) below it; the root holds all three noises.
-  EXPECT_NEAR(value_of(*find(d, 1, 0), Value::corrected), 4.9, 1e-12);
-  EXPECT_NEAR(value_of(*find(d, 0, 0), Value::corrected), 19.65, 1e-12);
+  EXPECT_NEAR(analysis::value(*find(d, 1, 0), Metric::corrected), 4.9, 1e-12);
+  EXPECT_NEAR(analysis::value(*find(d, 0, 0), Metric::corrected), 19.65, 1e-12);
   // Both ranks merged: {1, 3, 6, 2, 4}: mean 3.2, sample variance 3.7.
   ProbeRank all = *p;
-  merge(all, *find(d, 5, 1));
-  EXPECT_DOUBLE_EQ(value_of(all, Value::total), 16.0);
-  EXPECT_NEAR(value_of(all, Value::sdev), std::sqrt(3.7), 1e-12);
-  EXPECT_DOUBLE_EQ(value_of(all, Value::range), 5.0);
+  all.merge(*find(d, 5, 1));
+  EXPECT_DOUBLE_EQ(analysis::value(all, Metric::total), 16.0);
+  EXPECT_NEAR(analysis::value(all, Metric::sdev), std::sqrt(3.7), 1e-12);
+  EXPECT_DOUBLE_EQ(analysis::value(all, Metric::range), 5.0);
 }
 
 } // namespace

@@ -115,7 +115,30 @@ mean() { awk '{ s += $1; ++n } END { if (n) printf "%.17g\n", s / n }'; }
 max() { awk 'NR == 1 || $1 > m { m = $1 } END { if (NR) printf "%.17g\n", m }'; }
 min() { awk 'NR == 1 || $1 < m { m = $1 } END { if (NR) printf "%.17g\n", m }'; }
 
+# gui_matches_report: for every run of the test's database, the GUI's tree export
+# (`idb-gui --view tree --export`, the rows its tree view shows) and `idb report
+# --aggregate --format csv` hold the same bytes. Skipped without IDB_GUI_EXE (a build
+# without the Qt front end).
+gui_matches_report() {
+  [[ -n ${IDB_GUI_EXE:-} ]] || { echo "skip: GUI = CLI (no idb-gui in this build)"; return; }
+  local label
+  while IFS= read -r label; do
+    "$idb" report "$label" --db "$db" --aggregate --format csv >"$work/report.csv"
+    QT_QPA_PLATFORM=offscreen "$IDB_GUI_EXE" --db "$db" --run "$label" --view tree \
+      --export "$work/gui.csv" 2>"$work/gui.err" || cat "$work/gui.err"
+    if cmp -s "$work/report.csv" "$work/gui.csv"; then
+      echo "ok: GUI tree export = idb report --aggregate --format csv for $label" \
+        "($(($(wc -l <"$work/report.csv") - 1)) rows)"
+    else
+      echo "FAIL: GUI tree export differs from idb report for $label:"
+      diff "$work/report.csv" "$work/gui.csv" | head -n 10
+      fail=1
+    fi
+  done < <("$idb" runs --db "$db" --format csv | csv_to_tsv | pick label)
+}
+
 e2e_finish() {
+  gui_matches_report
   if ((fail)); then echo "some checks failed; the database is $db"; fi
   exit "$fail"
 }

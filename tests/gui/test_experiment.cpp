@@ -77,7 +77,7 @@ TEST_F(Experiment, CoalesceShowsBoxesWithOutliers) {
   view.setRank(1);
   EXPECT_EQ(view.coalesceResult().rows.front().rank, 1);
   view.setMetric(gui::Metric::count);
-  EXPECT_EQ(view.coalesceResult().value, edf::Value::count);
+  EXPECT_EQ(view.coalesceResult().value, analysis::Metric::count);
 
   QString error;
   const QString png = QString::fromStdString(dir.file("boxes.png"));

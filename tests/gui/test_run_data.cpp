@@ -31,15 +31,16 @@ TEST(RunData, SummarizesEveryProbePerRank) {
   EXPECT_EQ(run.summary.probes[1].label, "solve()"); // 6 + 12
   const gui::ProbeSummary *solve = run.summary.probe(2);
   ASSERT_TRUE(solve);
-  EXPECT_DOUBLE_EQ(gui::metric_value(solve->per_rank[1], gui::Metric::total), 12.0);
-  EXPECT_DOUBLE_EQ(gui::metric_value(solve->per_rank[1], gui::Metric::cpu), 6.0);
-  EXPECT_DOUBLE_EQ(gui::metric_value(solve->per_rank[1], gui::Metric::range), 4.0);
-  EXPECT_DOUBLE_EQ(gui::metric_value(solve->per_rank[1], gui::Metric::sdev), 2.0);
-  EXPECT_DOUBLE_EQ(gui::metric_value(solve->all, gui::Metric::count), 6.0);
-  EXPECT_DOUBLE_EQ(gui::metric_value(solve->all, gui::Metric::noise), 0.04);
-  EXPECT_NEAR(gui::metric_value(solve->per_rank[0], gui::Metric::corrected), 6.0 - 0.001, 1e-12);
-  EXPECT_EQ(run.merged.nodes.size(), 5u); // both ranks merged by probe path
-  EXPECT_DOUBLE_EQ(run.merged_times[2].inclusive, 18.0);
+  EXPECT_DOUBLE_EQ(analysis::value(solve->per_rank[1], gui::Metric::total), 12.0);
+  EXPECT_DOUBLE_EQ(analysis::value(solve->per_rank[1], gui::Metric::cpu), 6.0);
+  EXPECT_DOUBLE_EQ(analysis::value(solve->per_rank[1], gui::Metric::range), 4.0);
+  EXPECT_DOUBLE_EQ(analysis::value(solve->per_rank[1], gui::Metric::sdev), 2.0);
+  EXPECT_DOUBLE_EQ(analysis::value(solve->all, gui::Metric::count), 6.0);
+  EXPECT_DOUBLE_EQ(analysis::value(solve->all, gui::Metric::noise), 0.04);
+  EXPECT_NEAR(analysis::value(solve->per_rank[0], gui::Metric::corrected), 6.0 - 0.001, 1e-12);
+  ASSERT_EQ(run.whole.size(), 1u);
+  EXPECT_EQ(run.whole[0].cfh.nodes.size(), 5u); // both ranks merged by probe path
+  EXPECT_DOUBLE_EQ(profile::node_times(run.whole[0].cfh)[2].inclusive, 18.0);
   EXPECT_EQ(run.summary.probe(99), nullptr);
 }
 

@@ -3,7 +3,7 @@
 #include "csv.hpp"
 #include "table_model.hpp"
 
-#include "queries_catalogue.hpp"
+#include "idb/queries.hpp"
 
 #include <QAbstractItemModelTester>
 
@@ -50,7 +50,7 @@ TEST(TableModel, ExportsCsv) {
 }
 
 TEST(ConsoleParams, NamesDefaultsAndText) {
-  const cli::CannedQuery *q = cli::find_canned_query("hottest_procedures");
+  const queries::CannedQuery *q = queries::find_canned_query("hottest_procedures");
   ASSERT_TRUE(q);
   EXPECT_EQ(gui::parameter_names(q->parameters), (std::vector<std::string>{"run", "limit"}));
   EXPECT_EQ(gui::parameter_names(":a (x: y), :b_2"), (std::vector<std::string>{"a", "b_2"}));
@@ -65,7 +65,7 @@ TEST(ConsoleParams, NamesDefaultsAndText) {
 }
 
 TEST(ConsoleParams, EveryCannedQueryGetsAValuePerParameter) {
-  for (const cli::CannedQuery &q : cli::canned_queries())
+  for (const queries::CannedQuery &q : queries::canned_queries())
     for (const auto &[name, value] :
          gui::default_params(gui::parameter_names(q.parameters), nullptr)) {
       if (name == "run") continue;

@@ -5,6 +5,8 @@
 #include "cfh_tree.hpp"
 #include "tree_model.hpp"
 
+#include "idb/analysis/trees.hpp"
+
 #include <QAbstractItemModelTester>
 
 #include <gtest/gtest.h>
@@ -14,7 +16,7 @@ using namespace idb;
 namespace {
 
 gui::TreeData rank_tree(const profile::Profile &p, std::size_t cfh) {
-  return gui::cfh_tree(p, p.cfhs[cfh], profile::node_times(p.cfhs[cfh]));
+  return gui::cfh_tree(p, p.cfhs[cfh]);
 }
 
 QString cell(const QModelIndex &i, int column) {
@@ -65,12 +67,29 @@ TEST(TreeModel, HotPathFollowsTheLargestChild) {
   profile::Profile p = test::gui_profile();
   gui::TreeModel model;
   model.setTree(rank_tree(p, 0));
-  QModelIndexList path = model.hotPath(gui::kInclusiveColumn);
+  QModelIndexList path = model.hotPath();
   ASSERT_EQ(path.size(), 4);
   EXPECT_EQ(cell(path[0], 0), "program");
   EXPECT_EQ(cell(path[2], 0), "solve()");
   EXPECT_EQ(cell(path[3], 0), "exchange()");
-  EXPECT_TRUE(model.hotPath(99).isEmpty());
+  model.setTree({});
+  EXPECT_TRUE(model.hotPath().isEmpty());
+}
+
+TEST(TreeModel, ExportsTheRowsTheAnalysisGives) {
+  profile::Profile p = test::gui_profile();
+  for (const analysis::Tree &tree : analysis::aggregate_trees(p)) {
+    gui::TreeModel model;
+    model.setTree(gui::cfh_tree(p, tree.cfh));
+    std::vector<std::vector<std::string>> expected;
+    for (const analysis::TreeRow &row : analysis::tree_rows(p, tree.cfh))
+      expected.push_back(analysis::tree_export_cells(tree.title, row));
+    EXPECT_EQ(gui::tree_export_rows(model, tree.title), expected);
+    model.sort(gui::kInclusiveColumn, Qt::AscendingOrder); // the export follows the view
+    std::vector<std::vector<std::string>> sorted = gui::tree_export_rows(model, tree.title);
+    ASSERT_EQ(sorted.size(), expected.size());
+    EXPECT_EQ(sorted.back()[1], "program;main();solve();exchange()");
+  }
 }
 
 TEST(TreeModel, TakesRowsWithBadParentsToTheTop) {

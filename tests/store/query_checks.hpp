@@ -4,7 +4,7 @@
 // little time each, and the expected answers computed in C++ from the Profile structs.
 #pragma once
 
-#include "queries_catalogue.hpp"
+#include "idb/queries.hpp"
 #include "store_support.hpp"
 #include "synthetic.hpp"
 
@@ -54,7 +54,7 @@ inline void load_dataset(store::Database &db, const profile::Profile &p) {
 
 inline store::QueryResult canned(store::Database &db, const std::string &name,
                                  const store::KeyValues &params) {
-  const cli::CannedQuery *q = cli::find_canned_query(name);
+  const idb::queries::CannedQuery *q = idb::queries::find_canned_query(name);
   if (!q) throw std::runtime_error("no canned query " + name);
   return store::query(db, q->sql, params);
 }
@@ -233,7 +233,7 @@ inline void check_probe_across_runs(store::Database &db, const profile::Profile 
 }
 
 // Values for every parameter any canned query takes, on the dataset.
-inline store::KeyValues parameters_for(const cli::CannedQuery &q) {
+inline store::KeyValues parameters_for(const idb::queries::CannedQuery &q) {
   const store::KeyValues all = {{"run", "syn"},        {"limit", "10"},      {"rank", "0"},
                                 {"thread", "0"},       {"max_ratio", "0.5"}, {"min_count", "10"},
                                 {"max_mean", "0.001"}, {"probe", "3"}};
@@ -245,8 +245,8 @@ inline store::KeyValues parameters_for(const cli::CannedQuery &q) {
 
 // Every canned query parses and answers rows on `db` (which holds the dataset).
 inline void check_every_query_runs(store::Database &db) {
-  ASSERT_EQ(7u, cli::canned_queries().size());
-  for (const cli::CannedQuery &q : cli::canned_queries()) {
+  ASSERT_EQ(7u, idb::queries::canned_queries().size());
+  for (const idb::queries::CannedQuery &q : idb::queries::canned_queries()) {
     EXPECT_FALSE(q.answers.empty()) << q.name;
     EXPECT_FALSE(q.parameters.empty()) << q.name;
     try {

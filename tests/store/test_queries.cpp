@@ -84,7 +84,7 @@ TEST_F(Queries, CliRunsSqlWithParameters) {
 TEST_F(Queries, CliListsTheCannedQueries) {
   RunResult r = idb({"query", "--list"});
   ASSERT_EQ(0, r.status) << r.err;
-  for (const cli::CannedQuery &q : cli::canned_queries()) {
+  for (const idb::queries::CannedQuery &q : idb::queries::canned_queries()) {
     EXPECT_NE(std::string::npos, r.out.find(q.name + "\n")) << q.name;
     EXPECT_NE(std::string::npos, r.out.find(q.answers)) << q.name;
   }
@@ -94,7 +94,7 @@ TEST_F(Queries, CliUnknownNameListsTheNames) {
   RunResult r = idb({"query", "hottest", "--db", dir.file("idb.db")});
   EXPECT_EQ(2, r.status);
   EXPECT_EQ("idb query: no canned query named 'hottest'; the canned queries are: " +
-                cli::canned_query_names() + "\n",
+                idb::queries::canned_query_names() + "\n",
             r.err);
 }
 

@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 namespace idb::test {
 namespace {
 
@@ -85,6 +87,26 @@ TEST_F(StoreIntegrity, RenumberingACfhThatRowsNameIsRefused) {
                                  "(SELECT min(cfh_id) FROM cfh_instances)"),
                store::Error);
   EXPECT_EQ(first, scalar(*db, "SELECT min(cfh_id) FROM cfh_instances"));
+}
+
+// The field table's columns (idb/stats_fields.h) are node_stats's: every field has its
+// column on this engine, and read_stats reads the record back bit for bit.
+TEST_F(StoreIntegrity, EveryFieldOfTheRecordHasItsColumn) {
+  const profile::Cfh &h = generated().cfhs.front();
+  std::vector<idb_stats_t> read;
+  std::vector<std::string> columns = store::query_rows(
+      *db,
+      "SELECT " + store::stats_columns("s") +
+          " FROM runs r JOIN cfh_instances c ON c.run_id = r.run_id JOIN node_stats s ON "
+          "s.cfh_id = c.cfh_id WHERE r.label = 'first' AND c.cfh_id = (SELECT min(cfh_id) FROM "
+          "cfh_instances) ORDER BY s.node",
+      {}, [&](const store::Row &row) { read.push_back(store::read_stats(row, 0)); });
+  ASSERT_EQ(columns.size(), std::size_t(IDB_STATS_FIELD_COUNT));
+  for (std::size_t i = 0; i < columns.size(); ++i)
+    EXPECT_EQ(columns[i], store::stats_column_names()[i]);
+  ASSERT_EQ(read.size(), h.nodes.size());
+  for (std::size_t i = 0; i < read.size(); ++i)
+    EXPECT_EQ(0, std::memcmp(&read[i], &h.nodes[i].stats, sizeof(idb_stats_t))) << "node " << i;
 }
 
 } // namespace

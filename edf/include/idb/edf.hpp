@@ -6,6 +6,8 @@
 // warnings are text of the form "FILE:LINE:COLUMN: message". Thread-safe: no shared state.
 #pragma once
 
+#include "idb/analysis/metric.hpp"
+
 #include <optional>
 #include <string>
 #include <string_view>
@@ -49,10 +51,8 @@ struct Document {
 
 enum class Mode { coalesce, compare };
 
-// What is measured per probe: total wall time (inclusive), CPU time, max − min of one
-// activation, standard deviation of the activations, activation count, the probes' own
-// noise, and the noise-corrected inclusive time.
-enum class Value { total, cpu, range, sdev, count, noise, corrected };
+// What is measured per probe (the Value key): a metric of the analysis library.
+using analysis::Metric;
 
 // Rank selection: all ranks, or one.
 struct RankChoice {
@@ -77,7 +77,7 @@ struct Experiment {
   // Empty when the file names none.
   std::string database;
   Position database_at;
-  std::optional<Value> value;          // Value key: the default for `idb edf --value`
+  std::optional<Metric> value;         // Value key: the default for `idb edf --value`
   std::optional<RankChoice> rank;      // Rank key: N or all
   std::string descr;                   // [DESCR] body verbatim; empty when absent
   std::optional<std::string> autoinst; // [AUTOINST] body verbatim; nullopt when absent
@@ -137,10 +137,6 @@ std::string set_field(Document &doc, std::string_view key, std::string_view valu
 // holds white space or '#', or a note holding a line break or " #".
 std::string add_entry(Document &doc, std::string_view name, std::string_view note);
 
-// "total", "cpu", "range", "sdev", "count", "noise", "corrected" (case-insensitive);
-// nullopt for anything else.
-std::optional<Value> parse_value(std::string_view name);
-std::string_view value_name(Value value);
 // "all" or a rank (0 or more); nullopt for anything else.
 std::optional<RankChoice> parse_rank(std::string_view text);
 

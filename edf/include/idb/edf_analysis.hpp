@@ -56,7 +56,7 @@ std::vector<EntryData> read_entries(const std::vector<ResolvedEntry> &entries,
                                     const ReadProgress &progress = {});
 
 struct AnalysisOptions {
-  Value value = Value::total;
+  Metric value = Metric::total;
   // all: COALESCE merges every rank of a run into one record; COMPARE shows each rank.
   // One rank: only that rank, and a run without it has no value.
   RankChoice rank;
@@ -99,7 +99,7 @@ struct CoalesceRow {
 };
 
 struct CoalesceResult {
-  Value value = Value::total;
+  Metric value = Metric::total;
   std::vector<std::string> runs; // every run's label, in [DBLIST] order
   std::vector<CoalesceRow> rows; // by probe, then rank
 };
@@ -127,7 +127,7 @@ struct CompareRow {
 };
 
 struct CompareResult {
-  Value value = Value::total;
+  Metric value = Metric::total;
   double alpha = 0.05;
   std::vector<std::string> entries; // entry names, in [DBLIST] order
   std::vector<std::string> notes;   // their notes, beside them

@@ -7,8 +7,8 @@
 // database; not thread-safe on one Connections.
 #pragma once
 
+#include "idb/analysis/probes.hpp"
 #include "idb/edf.hpp"
-#include "idb/stats.h"
 #include "idb/store.hpp"
 
 #include <cstdint>
@@ -80,14 +80,9 @@ std::vector<ResolvedEntry> resolve(const Experiment &e, const ResolveOptions &op
                                    Connections &connections);
 
 // One probe on one rank of a run: its nodes in every CFH of the rank (every thread, every
-// named CFH) merged exactly with idb_stats_merge, and their noise-corrected inclusive time
-// summed (inclusive minus the noise of all descendants, per node).
-struct ProbeRank {
-  std::int32_t probe = 0;
-  std::int32_t rank = 0;
-  idb_stats_t stats{};
-  double corrected = 0.0;
-};
+// named CFH but its root) merged exactly, with their noise-corrected inclusive times
+// summed (analysis/probes.hpp).
+using analysis::ProbeRank;
 
 struct RunData {
   RunRef run;
@@ -98,13 +93,5 @@ struct RunData {
 
 // Reads one run. Throws store::Error on an engine failure.
 RunData read_run_data(const RunRef &run);
-
-// `b` merged into `a` (statistics exactly, corrected summed).
-void merge(ProbeRank &a, const ProbeRank &b);
-
-// The chosen value of merged statistics: total (wall, inclusive), cpu (CPU total), range
-// (max − min of one activation, 0 without activations), sdev (sample standard deviation of
-// the activations), count, noise, corrected (corrected inclusive total).
-double value_of(const ProbeRank &p, Value value);
 
 } // namespace idb::edf

@@ -13,6 +13,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -137,6 +138,15 @@ QueryResult query(Database &db, const std::string &sql, const KeyValues &params 
 // `each` throws passes through (the statement is abandoned).
 std::vector<std::string> query_rows(Database &db, const std::string &sql, const KeyValues &params,
                                     const RowCallback &each);
+
+// The node_stats columns of the statistics record (idb/stats_fields.h), in the table's
+// order. Never throws.
+const std::vector<std::string_view> &stats_column_names();
+// The same as a select list, each column qualified by `alias` ("s.count, s.total, ...").
+std::string stats_columns(std::string_view alias);
+// The record from the columns of `row` that a select list of stats_columns() gave,
+// starting at column `first`. Never throws; reading past the row is undefined.
+idb_stats_t read_stats(const Row &row, std::size_t first);
 
 // The run labelled `label` read back as a Profile: metadata from run_meta (verbatim, as
 // loaded), probes from probe_sites, and every CFH in load order with its nodes and

@@ -3,7 +3,7 @@
 # runs: examples/jacobi five times on 2 threads and four times on 4, loaded into a fresh
 # SQLite database, and two experiment files over them (COALESCE of the 2-thread runs,
 # COMPARE of 2 against 4 threads). Offscreen; needs the build's idb, jacobi and idb-gui.
-#   gui/screenshots.sh [BUILD_DIR]   (default build/dev)
+#   docs/screenshots.sh [BUILD_DIR]   (default build/dev)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build/dev}

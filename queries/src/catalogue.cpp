@@ -1,15 +1,14 @@
-// The canned query catalogue (see queries_catalogue.hpp): parses the header comments of
+// The canned query catalogue (see idb/queries.hpp): parses the header comments of
 // the embedded queries/ files once.
-#include "queries_catalogue.hpp"
+#include "idb/queries.hpp"
 
 #include "idb_canned_queries.hpp"
 
 #include <algorithm>
 #include <cctype>
-#include <iostream>
 #include <sstream>
 
-namespace idb::cli {
+namespace idb::queries {
 
 namespace {
 
@@ -72,12 +71,4 @@ std::optional<std::pair<std::string, std::string>> parse_param(std::string_view 
   return std::pair{std::string(text.substr(0, eq)), std::string(text.substr(eq + 1))};
 }
 
-std::optional<std::string> resolve_query_text(const std::string &command, const std::string &text) {
-  if (!looks_like_name(text)) return text;
-  if (const CannedQuery *q = find_canned_query(text)) return q->sql;
-  std::cerr << "idb " << command << ": no canned query named '" << text
-            << "'; the canned queries are: " << canned_query_names() << '\n';
-  return std::nullopt;
-}
-
-} // namespace idb::cli
+} // namespace idb::queries

@@ -1,6 +1,7 @@
-// The canned queries of `idb query` and `idb export`: the SQL files of queries/, compiled
-// into the program at build time, with the name, description and parameters read from
-// each file's header comment. Also the argument handling the two subcommands share.
+// The canned queries (queries/*.sql), compiled into the library at build time, with the
+// name, description and parameters read from each file's header comment; `idb query`,
+// `idb export` and the GUI's SQL console all take them from here. Also the reading of a
+// "key=value" parameter they share.
 #pragma once
 
 #include "idb/store.hpp"
@@ -10,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-namespace idb::cli {
+namespace idb::queries {
 
 struct CannedQuery {
   std::string name;       // `-- name:`
@@ -35,9 +36,4 @@ bool looks_like_name(std::string_view text);
 // Splits "key=value" for --param; nullopt when there is no '=' or the key is empty.
 std::optional<std::pair<std::string, std::string>> parse_param(std::string_view text);
 
-// The SQL to run for the argument of `idb COMMAND`: `text` itself when it is not a name,
-// the canned query's SQL when it is one; nullopt after printing one error line listing the
-// names when it looks like a name but no canned query has it.
-std::optional<std::string> resolve_query_text(const std::string &command, const std::string &text);
-
-} // namespace idb::cli
+} // namespace idb::queries

@@ -1,0 +1,83 @@
+// The trees a run offers and what each row of a tree says. One rule for every front end:
+// `idb report` prints these trees, `idb report --format csv` and `idb-gui --export` write
+// these rows, and the GUI's tree view shows them. Pure functions of their arguments:
+// thread-safe, no I/O, no throws except std::bad_alloc.
+#pragma once
+
+#include "idb/profile.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace idb::analysis {
+
+// One CFH holding every node of `cfhs` merged by probe path: nodes reached by the same
+// sequence of probes from the root become one node whose statistics are the exact
+// idb_stats_merge of theirs, the roots merged into its root. Children keep the order in
+// which they are first met (CFH order, then node order). Counters (overflow, mismatches,
+// unclosed, depth_overflow) are summed; rank and thread are those of the first CFH; a
+// merged CFH has no spread. An empty input gives a CFH without nodes.
+profile::Cfh merge_cfhs(const std::vector<const profile::Cfh *> &cfhs);
+profile::Cfh merge_cfhs(const std::vector<profile::Cfh> &cfhs);
+
+struct Tree {
+  std::string title;                // what the tree is, one line (see aggregate_trees, cfh_trees)
+  profile::Cfh cfh;                 // merged or as stored
+  std::size_t sources = 1;          // CFHs merged into it
+  bool merged = false;              // built by merge_cfhs
+  std::optional<std::size_t> index; // unmerged: the CFH's index in the profile
+};
+
+// The trees of the run as a whole (`idb report --aggregate`): first every thread CFH of
+// every rank merged by probe path ("all N thread CFHs merged by probe path"), then each
+// named CFH (one per object, say) merged over its instances in order of first appearance
+// ("CFH "NAME": N instances merged by probe path"). A named CFH's root spans its object's
+// life, so merging it into the threads' tree would count that time twice. A summary-mode
+// run with one CFH gives that CFH as it is (its spread kept).
+std::vector<Tree> aggregate_trees(const profile::Profile &run);
+
+// Every CFH of the run as its own tree, in profile order, or only those of `rank`
+// (`idb report`, `idb report --rank N`), titled by cfh_title.
+std::vector<Tree> cfh_trees(const profile::Profile &run, std::optional<int> rank = std::nullopt);
+
+// "CFH "NAME" rank R thread T", or "CFH "NAME" summary of every rank thread T".
+std::string cfh_title(const profile::Cfh &cfh);
+
+// A node's label: its probe's description, "program" for an undescribed root, "#ID" for
+// another undescribed probe.
+std::string node_label(const profile::Profile &run, const profile::Cfh &cfh, std::uint32_t node);
+
+// One node of a tree as every front end shows it.
+struct TreeRow {
+  std::uint32_t node = 0;
+  std::uint32_t parent = profile::kNoParent;
+  std::size_t depth = 0; // 0 for the root
+  std::int32_t probe = 0;
+  std::string label; // node_label
+  std::string path;  // the labels from the root down to this node, joined by ';'
+  std::uint64_t count = 0;
+  double inclusive = 0, exclusive = 0, corrected = 0; // seconds (profile::node_times)
+  double percent_of_parent = 0; // of the parent's inclusive time; 100 for the root
+  double cpu = 0, noise = 0;    // seconds
+};
+
+// Every node of `cfh`, depth first with children in node order (the order `idb report`
+// prints).
+std::vector<TreeRow> tree_rows(const profile::Profile &run, const profile::Cfh &cfh);
+
+// The hot path: from the root, each time the child with the largest inclusive time (the
+// first of equals), down to a leaf. Node indices, the root first; empty for an empty CFH.
+std::vector<std::uint32_t> hot_path(const profile::Cfh &cfh);
+
+// A number as its shortest text that reads back to the same double ("0.25", "1e-07").
+std::string number_text(double value);
+
+// The columns of a tree export: tree, path, count, inclusive_s, exclusive_s, corrected_s,
+// pct_parent, cpu_s, noise_s.
+const std::vector<std::string> &tree_export_columns();
+// The cells of one exported row, beside tree_export_columns(), numbers as number_text.
+std::vector<std::string> tree_export_cells(const std::string &tree, const TreeRow &row);
+
+} // namespace idb::analysis

@@ -1,0 +1,194 @@
+// The trees of a run and their rows (trees.hpp). Merging maps each source node onto the
+// merged node of its parent's image and its own probe, created on first sight, so parents
+// still precede children in the result.
+#include "idb/analysis/trees.hpp"
+
+#include "idb/tree.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <unordered_map>
+
+namespace idb::analysis {
+
+namespace {
+
+// (merged parent index, probe) as one key.
+std::uint64_t child_key(std::uint32_t parent, std::int32_t probe) {
+  return (std::uint64_t(parent) << 32) | std::uint32_t(probe);
+}
+
+void add_counters(profile::Cfh &into, const profile::Cfh &from) {
+  into.overflow += from.overflow;
+  into.mismatches += from.mismatches;
+  into.unclosed += from.unclosed;
+  into.depth_overflow += from.depth_overflow;
+}
+
+std::vector<std::vector<std::uint32_t>> children_of(const profile::Cfh &cfh) {
+  std::vector<std::vector<std::uint32_t>> children(cfh.nodes.size());
+  for (std::uint32_t i = 1; i < cfh.nodes.size(); ++i)
+    children[cfh.nodes[i].parent].push_back(i);
+  return children;
+}
+
+} // namespace
+
+profile::Cfh merge_cfhs(const std::vector<const profile::Cfh *> &cfhs) {
+  profile::Cfh merged;
+  if (cfhs.empty()) return merged;
+  merged.rank = cfhs.front()->rank;
+  merged.thread = cfhs.front()->thread;
+  merged.named = cfhs.front()->named;
+  merged.name = cfhs.front()->name;
+  std::unordered_map<std::uint64_t, std::uint32_t> children;
+  std::vector<std::uint32_t> image; // source node index → merged node index
+  for (const profile::Cfh *cfh : cfhs) {
+    add_counters(merged, *cfh);
+    if (cfh->nodes.empty()) continue;
+    if (merged.nodes.empty()) merged.nodes.push_back({profile::kNoParent, cfh->nodes[0].probe, {}});
+    image.assign(cfh->nodes.size(), 0);
+    idb_stats_merge(&merged.nodes[0].stats, &cfh->nodes[0].stats);
+    for (std::size_t i = 1; i < cfh->nodes.size(); ++i) {
+      const profile::Node &node = cfh->nodes[i];
+      std::uint32_t parent = image[node.parent];
+      auto [it, added] =
+          children.try_emplace(child_key(parent, node.probe), std::uint32_t(merged.nodes.size()));
+      if (added) merged.nodes.push_back({parent, node.probe, {}});
+      image[i] = it->second;
+      idb_stats_merge(&merged.nodes[it->second].stats, &node.stats);
+    }
+  }
+  return merged;
+}
+
+profile::Cfh merge_cfhs(const std::vector<profile::Cfh> &cfhs) {
+  std::vector<const profile::Cfh *> sources;
+  for (const profile::Cfh &h : cfhs)
+    sources.push_back(&h);
+  return merge_cfhs(sources);
+}
+
+std::vector<Tree> aggregate_trees(const profile::Profile &run) {
+  if (run.cfhs.size() == 1 && run.cfhs[0].summary) return cfh_trees(run);
+  std::vector<const profile::Cfh *> threads;
+  std::vector<std::pair<std::string, std::vector<const profile::Cfh *>>> named;
+  for (const profile::Cfh &cfh : run.cfhs) {
+    if (!cfh.named) {
+      threads.push_back(&cfh);
+      continue;
+    }
+    auto it = std::find_if(named.begin(), named.end(),
+                           [&](const auto &group) { return group.first == cfh.name; });
+    if (it == named.end()) it = named.insert(named.end(), {cfh.name, {}});
+    it->second.push_back(&cfh);
+  }
+  std::vector<Tree> trees;
+  auto add = [&](std::string title, const std::vector<const profile::Cfh *> &sources) {
+    trees.push_back({std::move(title), merge_cfhs(sources), sources.size(), true, std::nullopt});
+  };
+  if (!threads.empty())
+    add("all " + std::to_string(threads.size()) + " thread CFHs merged by probe path", threads);
+  for (const auto &[name, sources] : named)
+    add("CFH \"" + name + "\": " + std::to_string(sources.size()) +
+            " instances merged by probe path",
+        sources);
+  return trees;
+}
+
+std::string cfh_title(const profile::Cfh &h) {
+  std::string title = "CFH \"" + h.name + "\"";
+  title += h.summary ? " summary of every rank" : " rank " + std::to_string(h.rank);
+  return title + " thread " + std::to_string(h.thread);
+}
+
+std::vector<Tree> cfh_trees(const profile::Profile &run, std::optional<int> rank) {
+  std::vector<Tree> trees;
+  for (std::size_t i = 0; i < run.cfhs.size(); ++i)
+    if (!rank || run.cfhs[i].rank == *rank)
+      trees.push_back({cfh_title(run.cfhs[i]), run.cfhs[i], 1, false, i});
+  return trees;
+}
+
+std::string node_label(const profile::Profile &run, const profile::Cfh &cfh, std::uint32_t node) {
+  std::int32_t probe = cfh.nodes[node].probe;
+  if (node == 0 && !run.probe(probe)) return "program";
+  return profile::probe_label(run, probe);
+}
+
+std::vector<TreeRow> tree_rows(const profile::Profile &run, const profile::Cfh &cfh) {
+  std::vector<TreeRow> rows;
+  if (cfh.nodes.empty()) return rows;
+  std::vector<profile::NodeTimes> times = profile::node_times(cfh);
+  auto children = children_of(cfh);
+  rows.reserve(cfh.nodes.size());
+  std::vector<std::string> paths(cfh.nodes.size());
+  // Depth first, iteratively: a CFH may be thousands deep.
+  std::vector<std::pair<std::uint32_t, std::size_t>> stack{{0, 0}};
+  while (!stack.empty()) {
+    auto [i, depth] = stack.back();
+    stack.pop_back();
+    const profile::Node &n = cfh.nodes[i];
+    const profile::NodeTimes &t = times[i];
+    TreeRow &r = rows.emplace_back();
+    r.node = i;
+    r.parent = n.parent;
+    r.depth = depth;
+    r.probe = n.probe;
+    r.label = node_label(run, cfh, i);
+    paths[i] = i == 0 ? r.label : paths[n.parent] + ';' + r.label;
+    r.path = paths[i];
+    r.count = n.stats.count;
+    r.inclusive = t.inclusive;
+    r.exclusive = t.exclusive;
+    r.corrected = t.corrected;
+    double parent = i == 0 ? t.inclusive : times[n.parent].inclusive;
+    r.percent_of_parent = i == 0 ? 100.0 : parent > 0 ? 100.0 * t.inclusive / parent : 0.0;
+    r.cpu = n.stats.cpu_sum;
+    r.noise = n.stats.noise;
+    for (auto it = children[i].rbegin(); it != children[i].rend(); ++it)
+      stack.emplace_back(*it, depth + 1);
+  }
+  return rows;
+}
+
+std::vector<std::uint32_t> hot_path(const profile::Cfh &cfh) {
+  std::vector<std::uint32_t> path;
+  if (cfh.nodes.empty()) return path;
+  std::vector<profile::NodeTimes> times = profile::node_times(cfh);
+  auto children = children_of(cfh);
+  for (std::uint32_t at = 0;;) {
+    path.push_back(at);
+    if (children[at].empty()) return path;
+    at = *std::max_element(
+        children[at].begin(), children[at].end(),
+        [&](std::uint32_t a, std::uint32_t b) { return times[a].inclusive < times[b].inclusive; });
+  }
+}
+
+std::string number_text(double value) {
+  char buf[64];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value);
+  return ec == std::errc() ? std::string(buf, end) : std::string("nan");
+}
+
+const std::vector<std::string> &tree_export_columns() {
+  static const std::vector<std::string> columns{"tree",        "path",        "count",
+                                                "inclusive_s", "exclusive_s", "corrected_s",
+                                                "pct_parent",  "cpu_s",       "noise_s"};
+  return columns;
+}
+
+std::vector<std::string> tree_export_cells(const std::string &tree, const TreeRow &row) {
+  return {tree,
+          row.path,
+          std::to_string(row.count),
+          number_text(row.inclusive),
+          number_text(row.exclusive),
+          number_text(row.corrected),
+          number_text(row.percent_of_parent),
+          number_text(row.cpu),
+          number_text(row.noise)};
+}
+
+} // namespace idb::analysis

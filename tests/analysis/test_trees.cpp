@@ -1,0 +1,156 @@
+// The trees of a run (analysis/trees.hpp) on CFHs written as text: merging by probe path,
+// the trees of the run as a whole (threads merged, each named CFH over its instances), one
+// rank's, the rows every front end shows (paths, shares, corrected time), the hot path and
+// the export's cells.
+#include "cfh_text.hpp"
+#include "idb/analysis/trees.hpp"
+#include "idb/tree.hpp"
+
+#include <gtest/gtest.h>
+
+#include <charconv>
+
+namespace idb::test {
+namespace {
+
+using profile::Cfh;
+using profile::Profile;
+
+Cfh thread_cfh(Profile &p, int rank, double root, const std::string &lines) {
+  Cfh c = build_cfh(p, root, lines);
+  c.rank = rank;
+  c.name = "main";
+  return c;
+}
+
+Cfh named_cfh(Profile &p, int rank, const std::string &name, double root,
+              const std::string &lines) {
+  Cfh c = thread_cfh(p, rank, root, lines);
+  c.named = true;
+  c.name = name;
+  return c;
+}
+
+// Two ranks' threads, two instances of a named CFH "field" and one of "ions".
+Profile object_run() {
+  Profile p;
+  p.cfhs.push_back(thread_cfh(p, 0, 10, "main 1 9\nmain;solve 4 6\nmain;io 1 2\n"));
+  p.cfhs.push_back(thread_cfh(p, 1, 12, "main 1 11\nmain;solve 4 9\nmain;halo 2 1\n"));
+  p.cfhs.push_back(named_cfh(p, 0, "field", 30, "push 5 3\n"));
+  p.cfhs.push_back(named_cfh(p, 0, "ions", 30, "push 7 4\n"));
+  p.cfhs.push_back(named_cfh(p, 1, "field", 31, "push 5 2\npush;deposit 5 1\n"));
+  return p;
+}
+
+TEST(Trees, MergeByProbePathAddsEveryStatistic) {
+  Profile p = object_run();
+  Cfh merged = analysis::merge_cfhs(std::vector<const Cfh *>{&p.cfhs[0], &p.cfhs[1]});
+  EXPECT_EQ("main 2\n"
+            "main;solve 8\n"
+            "main;io 1\n"
+            "main;halo 2\n",
+            profile::paths_text(p, merged));
+  EXPECT_EQ(merged.nodes[0].stats.count, 2u);
+  EXPECT_DOUBLE_EQ(merged.nodes[0].stats.sum, 22.0);
+  EXPECT_DOUBLE_EQ(merged.nodes[2].stats.sum, 15.0); // solve: 6 + 9
+  EXPECT_DOUBLE_EQ(merged.nodes[2].stats.max, 2.25); // 9 / 4
+  EXPECT_DOUBLE_EQ(merged.nodes[2].stats.min, 1.5);  // 6 / 4
+  EXPECT_TRUE(analysis::merge_cfhs(std::vector<Cfh>{}).nodes.empty());
+}
+
+TEST(Trees, TheRunAsAWholeKeepsNamedCfhsApart) {
+  Profile p = object_run();
+  std::vector<analysis::Tree> trees = analysis::aggregate_trees(p);
+  ASSERT_EQ(trees.size(), 3u);
+  EXPECT_EQ(trees[0].title, "all 2 thread CFHs merged by probe path");
+  EXPECT_EQ(trees[1].title, "CFH \"field\": 2 instances merged by probe path");
+  EXPECT_EQ(trees[2].title, "CFH \"ions\": 1 instances merged by probe path");
+  // The threads' root holds the run's time: the objects' lives are not added to it.
+  EXPECT_DOUBLE_EQ(trees[0].cfh.nodes[0].stats.sum, 22.0);
+  EXPECT_EQ("push 10\npush;deposit 5\n", profile::paths_text(p, trees[1].cfh));
+  EXPECT_EQ(trees[1].sources, 2u);
+  EXPECT_TRUE(trees[1].merged);
+}
+
+TEST(Trees, OneRanksCfhsAsStored) {
+  Profile p = object_run();
+  std::vector<analysis::Tree> rank1 = analysis::cfh_trees(p, 1);
+  ASSERT_EQ(rank1.size(), 2u);
+  EXPECT_EQ(rank1[0].title, "CFH \"main\" rank 1 thread 0");
+  EXPECT_EQ(rank1[1].title, "CFH \"field\" rank 1 thread 0");
+  EXPECT_EQ(rank1[1].index, 4u);
+  EXPECT_FALSE(rank1[0].merged);
+  EXPECT_EQ(analysis::cfh_trees(p).size(), 5u);
+  EXPECT_TRUE(analysis::cfh_trees(p, 7).empty());
+}
+
+TEST(Trees, ASummaryRunsSingleCfhKeepsItsSpread) {
+  Profile p;
+  p.cfhs.push_back(thread_cfh(p, -1, 5, "main 4 4\n"));
+  p.cfhs[0].summary = true;
+  p.cfhs[0].spread.resize(2);
+  p.cfhs[0].spread[1].total.rank_max = 3;
+  std::vector<analysis::Tree> trees = analysis::aggregate_trees(p);
+  ASSERT_EQ(trees.size(), 1u);
+  EXPECT_EQ(trees[0].title, "CFH \"main\" summary of every rank thread 0");
+  ASSERT_EQ(trees[0].cfh.spread.size(), 2u);
+  EXPECT_EQ(trees[0].cfh.spread[1].total.rank_max, 3);
+}
+
+TEST(Trees, RowsGoDepthFirstWithPathsSharesAndCorrectedTime) {
+  Profile p;
+  Cfh c = build_cfh(p, 10,
+                    "main 1 8 0.5\nmain;solve 4 6 0.25\nmain;solve;x 2 1 0.125\n"
+                    "main;io 1 1\n");
+  std::vector<analysis::TreeRow> rows = analysis::tree_rows(p, c);
+  ASSERT_EQ(rows.size(), 5u);
+  EXPECT_EQ(rows[0].path, "prog");
+  EXPECT_EQ(rows[2].path, "prog;main;solve");
+  EXPECT_EQ(rows[3].path, "prog;main;solve;x");
+  EXPECT_EQ(rows[4].path, "prog;main;io");
+  EXPECT_EQ(rows[3].depth, 3u);
+  EXPECT_DOUBLE_EQ(rows[0].percent_of_parent, 100.0);
+  EXPECT_DOUBLE_EQ(rows[2].percent_of_parent, 75.0); // 6 of 8
+  EXPECT_DOUBLE_EQ(rows[2].exclusive, 5.0);
+  EXPECT_DOUBLE_EQ(rows[1].corrected, 8.0 - 0.25 - 0.125);
+  EXPECT_EQ(rows[2].count, 4u);
+}
+
+TEST(Trees, AnUndescribedRootIsTheProgram) {
+  Profile p;
+  Cfh c = build_cfh(p, 1, "main 1 1\n");
+  p.probes.erase(p.probes.begin()); // probe 0 loses its description
+  EXPECT_EQ(analysis::node_label(p, c, 0), "program");
+  EXPECT_EQ(analysis::node_label(p, c, 1), "main");
+  c.nodes[1].probe = 42;
+  EXPECT_EQ(analysis::node_label(p, c, 1), "#42");
+}
+
+TEST(Trees, HotPathFollowsTheLargestChildTheFirstOfEquals) {
+  Profile p;
+  Cfh c = build_cfh(p, 10, "a 1 3\nb 1 6\nb;x 1 2\nb;y 1 2\nb;y;z 1 1\n");
+  EXPECT_EQ(analysis::hot_path(c), (std::vector<std::uint32_t>{0, 2, 3}));
+  EXPECT_TRUE(analysis::hot_path(Cfh{}).empty());
+}
+
+TEST(Trees, ExportCellsReadBackToTheSameNumbers) {
+  analysis::TreeRow r;
+  r.path = "prog;main";
+  r.count = 3;
+  r.inclusive = 0.1;
+  r.corrected = 1.0 / 3.0;
+  r.percent_of_parent = 100;
+  std::vector<std::string> cells = analysis::tree_export_cells("t", r);
+  ASSERT_EQ(cells.size(), analysis::tree_export_columns().size());
+  EXPECT_EQ(cells[0], "t");
+  EXPECT_EQ(cells[1], "prog;main");
+  EXPECT_EQ(cells[2], "3");
+  EXPECT_EQ(cells[3], "0.1");
+  EXPECT_EQ(cells[6], "100");
+  double back = 0;
+  std::from_chars(cells[5].data(), cells[5].data() + cells[5].size(), back);
+  EXPECT_EQ(back, 1.0 / 3.0);
+}
+
+} // namespace
+} // namespace idb::test
