@@ -1,6 +1,9 @@
-// A growing byte buffer for the MPI layer's messages (malloc, no exceptions: the layer is
-// linked as C like the runtime), with little-endian puts and a bounded reader.
+// Reading the MPI layer's messages: a bounded reader of fixed-size values and strings
+// (malloc-free, no exceptions: the layer is linked as C like the runtime). They are
+// written with the runtime's ByteBuffer.
 #pragma once
+
+#include "byte_buffer.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -9,36 +12,8 @@
 
 namespace idb::mpi {
 
-struct Blob {
-  unsigned char *data = nullptr;
-  std::size_t size = 0, capacity = 0;
-  bool failed = false; // memory ran out: the content is incomplete
-
-  Blob() = default;
-  Blob(const Blob &) = delete;
-  Blob &operator=(const Blob &) = delete;
-  ~Blob() { std::free(data); }
-
-  bool reserve(std::size_t total) {
-    if (failed) return false;
-    if (total <= capacity) return true;
-    std::size_t cap = capacity ? capacity : 4096;
-    while (cap < total)
-      cap *= 2;
-    auto *p = static_cast<unsigned char *>(std::realloc(data, cap));
-    if (!p) return !(failed = true);
-    data = p;
-    capacity = cap;
-    return true;
-  }
-  void put(const void *bytes, std::size_t n) {
-    if (n == 0 || !reserve(size + n)) return;
-    std::memcpy(data + size, bytes, n);
-    size += n;
-  }
-  template <class T> void put(T value) { put(&value, sizeof value); }
-  void clear() { size = 0; }
-};
+// The runtime's growable buffer carries the layer's messages too.
+using rt::ByteBuffer;
 
 // Reads fixed-size values and strings from a byte range; `ok` turns false at the first
 // read past the end and stays so.

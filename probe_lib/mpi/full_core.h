@@ -10,10 +10,10 @@
 
 namespace idb::mpi {
 
-void put_sections(Blob &out, const Blob &sections, std::uint32_t count);
+void put_sections(ByteBuffer &out, const ByteBuffer &sections, std::uint32_t count);
 
 // Appends the framed sections read from `in` to `sections`; false when malformed or out
 // of memory.
-bool take_sections(Reader &in, Blob &sections, std::uint32_t &count);
+bool take_sections(Reader &in, ByteBuffer &sections, std::uint32_t &count);
 
 } // namespace idb::mpi

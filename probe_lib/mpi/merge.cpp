@@ -41,13 +41,13 @@ bool absorb_probes(Reader &r, std::uint32_t count) {
 }
 
 // A message: this rank's probe table (put_probe_table), then the sections (full_core.h).
-void put_message(Blob &out, const Blob &sections, std::uint32_t section_count) {
+void put_message(ByteBuffer &out, const ByteBuffer &sections, std::uint32_t section_count) {
   put_probe_table(out);
   put_sections(out, sections, section_count);
 }
 
 // Absorbs a child's message; false when it is malformed.
-bool absorb_message(const unsigned char *data, std::size_t size, Blob &sections,
+bool absorb_message(const unsigned char *data, std::size_t size, ByteBuffer &sections,
                     std::uint32_t &section_count) {
   Reader r{data, data + size};
   return take_probe_table(r) && take_sections(r, sections, section_count);
@@ -55,7 +55,7 @@ bool absorb_message(const unsigned char *data, std::size_t size, Blob &sections,
 
 // Returns, on rank 0, whether the profile was written (true elsewhere).
 bool merge_full(MPI_Comm comm, int rank, int size) {
-  Blob sections;
+  ByteBuffer sections;
   std::uint32_t section_count = 0;
   idb_ext_bytes_t own{};
   if (idb_ext_local_data(nullptr, &own) == 0) {
@@ -71,7 +71,7 @@ bool merge_full(MPI_Comm comm, int rank, int size) {
                        from);
         return true;
       },
-      [&](Blob &message) { put_message(message, sections, section_count); });
+      [&](ByteBuffer &message) { put_message(message, sections, section_count); });
   if (rank != 0) return true;
   idb_ext_bytes_t all{sections.data, sections.size, section_count};
   return idb_ext_write(&all, "full") == 0;
@@ -79,7 +79,7 @@ bool merge_full(MPI_Comm comm, int rank, int size) {
 
 } // namespace
 
-void put_probe_table(Blob &out) {
+void put_probe_table(ByteBuffer &out) {
   idb_ext_bytes_t probes{};
   idb_ext_local_data(&probes, nullptr);
   out.put(probes.count);

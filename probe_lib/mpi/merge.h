@@ -40,7 +40,7 @@ bool reduce_up(MPI_Comm comm, int rank, int size, Absorb absorb, Message message
   bool ok = true;
   for (int mask = 1; mask < size; mask <<= 1) {
     if (rank & mask) {
-      Blob out;
+      ByteBuffer out;
       message(out);
       send_bytes(out.failed ? nullptr : out.data, out.failed ? 0 : out.size, rank - mask, comm);
       return ok;
@@ -57,7 +57,7 @@ bool reduce_up(MPI_Comm comm, int rank, int size, Absorb absorb, Message message
 
 // This rank's probe table as u32 count, u64 bytes and a PROBES payload; and the reverse:
 // registers a received table's probes in this rank's (false when it is malformed).
-void put_probe_table(Blob &out);
+void put_probe_table(ByteBuffer &out);
 bool take_probe_table(Reader &in);
 
 } // namespace idb::mpi

@@ -1,8 +1,9 @@
-// The table of receives in flight (pending_requests.h): 8,192 slots of linear probing, filled
-// to three quarters at most, deletion by shifting the entries that follow back (no
-// tombstones, so the table never silts up), all under one mutex. A request handle is a
-// pointer (Open MPI) or an int (MPICH); its bytes, zero-extended, are the key.
+// The table of requests in flight (pending_requests.h): the runtime's hash table over a
+// fixed 8,192 slots (filled to three quarters at most), all under one mutex. A request
+// handle is a pointer (Open MPI) or an int (MPICH); its bytes, zero-extended, are the key.
 #include "pending_requests.h"
+
+#include "hash_map.h"
 
 #include <pthread.h>
 
@@ -16,17 +17,17 @@ namespace {
 
 static_assert(sizeof(MPI_Request) <= sizeof(std::uint64_t), "a request handle fits 64 bits");
 
-constexpr std::uint32_t kSlots = 8192, kMask = kSlots - 1, kMaxUsed = kSlots / 4 * 3;
+constexpr std::uint32_t kSlots = 8192; // the table holds 6,144 requests at most
 
-struct Slot {
-  std::uint64_t key;
+struct Entry {
   std::uint64_t sent; // a persistent send's bytes per start; 0 for a receive
-  bool used, persistent, send;
+  bool persistent, send;
 };
+using Table = rt::HashMap<Entry>;
 
 pthread_mutex_t lock_ = PTHREAD_MUTEX_INITIALIZER;
-Slot slots_[kSlots];
-std::uint32_t used_ = 0; // under lock_; pending_live mirrors it
+Table::Slot storage_[kSlots];
+Table table_; // over storage_, set up at the first use; under lock_
 
 std::uint64_t key_of(MPI_Request request) {
   std::uint64_t key = 0;
@@ -35,32 +36,18 @@ std::uint64_t key_of(MPI_Request request) {
   return key;
 }
 
-std::uint32_t home(std::uint64_t key) {
-  return std::uint32_t((key * 0x9E3779B97F4A7C15ull) >> 51) & kMask;
-}
-
-// The slot holding `key`, or the free slot where it would go.
-std::uint32_t find(std::uint64_t key) {
-  std::uint32_t s = home(key);
-  while (slots_[s].used && slots_[s].key != key)
-    s = (s + 1) & kMask;
-  return s;
-}
-
-// Empties slot `s` and moves back the entries of its run that would no longer be found.
-void erase(std::uint32_t s) {
-  slots_[s].used = false;
-  for (std::uint32_t next = (s + 1) & kMask; slots_[next].used; next = (next + 1) & kMask) {
-    std::uint32_t h = home(slots_[next].key);
-    // Leave the entry where it is when its home lies cyclically in (s, next].
-    bool stays = s <= next ? (s < h && h <= next) : (s < h || h <= next);
-    if (stays) continue;
-    slots_[s] = slots_[next];
-    slots_[next].used = false;
-    s = next;
+// The table, set up on first use (under lock_).
+Table &table() {
+  static bool ready = false;
+  if (!ready) {
+    table_.init_fixed(storage_, kSlots);
+    ready = true;
   }
-  --used_;
-  pending_live.store(used_, std::memory_order_relaxed);
+  return table_;
+}
+
+void publish() {
+  pending_live.store(table_.size(), std::memory_order_relaxed);
 }
 
 class Guard {
@@ -71,16 +58,13 @@ public:
   Guard &operator=(const Guard &) = delete;
 };
 
-// Puts `slot` (its key set) in the table, over an entry with the same key.
-bool put(const Slot &slot) {
+// Puts `entry` in the table under `key`, over an entry with the same key.
+bool put(std::uint64_t key, const Entry &entry) {
   Guard guard;
-  std::uint32_t s = find(slot.key);
-  if (!slots_[s].used) {
-    if (used_ >= kMaxUsed) return false;
-    ++used_;
-    pending_live.store(used_, std::memory_order_relaxed);
-  }
-  slots_[s] = slot;
+  Entry *at = table().insert(key, entry);
+  if (!at) return false; // three quarters full
+  *at = entry;
+  publish();
   return true;
 }
 
@@ -88,35 +72,37 @@ bool put(const Slot &slot) {
 
 bool pending_add(MPI_Request request, bool persistent) {
   if (request == MPI_REQUEST_NULL) return true;
-  return put({key_of(request), 0, true, persistent, false});
+  return put(key_of(request), {0, persistent, false});
 }
 
 bool pending_add_send(MPI_Request request, std::uint64_t bytes) {
   if (request == MPI_REQUEST_NULL) return true;
-  return put({key_of(request), bytes, true, true, true});
+  return put(key_of(request), {bytes, true, true});
 }
 
 std::uint64_t pending_started(MPI_Request request) {
   if (!pending_any() || request == MPI_REQUEST_NULL) return 0;
   Guard guard;
-  std::uint32_t s = find(key_of(request));
-  return slots_[s].used && slots_[s].send ? slots_[s].sent : 0;
+  const Entry *e = table().find(key_of(request));
+  return e && e->send ? e->sent : 0;
 }
 
 bool pending_take(MPI_Request request) {
   if (!pending_any() || request == MPI_REQUEST_NULL) return false;
   Guard guard;
-  std::uint32_t s = find(key_of(request));
-  if (!slots_[s].used || slots_[s].send) return false;
-  if (!slots_[s].persistent) erase(s);
+  std::uint64_t key = key_of(request);
+  const Entry *e = table().find(key);
+  if (!e || e->send) return false;
+  if (!e->persistent) table().erase(key);
+  publish();
   return true;
 }
 
 void pending_forget(MPI_Request request) {
   if (!pending_any() || request == MPI_REQUEST_NULL) return;
   Guard guard;
-  std::uint32_t s = find(key_of(request));
-  if (slots_[s].used) erase(s);
+  table().erase(key_of(request));
+  publish();
 }
 
 std::uint64_t pending_completed(MPI_Request request, const MPI_Status &status) {

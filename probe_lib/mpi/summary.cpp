@@ -23,7 +23,7 @@ bool gather_structure(Union &u, MPI_Comm comm, int rank, int size) {
         Reader r{data, data + bytes};
         return take_probe_table(r) && union_merge(u, r);
       },
-      [&](Blob &message) {
+      [&](ByteBuffer &message) {
         put_probe_table(message);
         union_put(u, message);
       });
@@ -31,7 +31,7 @@ bool gather_structure(Union &u, MPI_Comm comm, int rank, int size) {
 
 // Down again: rank 0's union replaces every other rank's.
 void broadcast_structure(Union &u, MPI_Comm comm, int rank) {
-  Blob out;
+  ByteBuffer out;
   if (rank == 0) union_put(u, out);
   unsigned long long size = out.failed ? 0 : out.size;
   PMPI_Bcast(&size, 1, MPI_UNSIGNED_LONG_LONG, 0, comm);
@@ -80,7 +80,7 @@ bool reduce_and_write(const Union &u, SummaryRecord *records, std::uint64_t *cou
   PMPI_Op_free(&op);
   PMPI_Type_free(&type);
   if (rank != 0) return true;
-  Blob sections;
+  ByteBuffer sections;
   std::uint32_t count = put_summary_sections(u, records, counters, sections);
   if (sections.failed) {
     std::fprintf(stderr, "idb: error: profile not written: out of memory\n");

@@ -40,40 +40,18 @@ void spread_merge(Spread &a, const Spread &b, double na, double nb) {
 }
 
 std::uint64_t key_of(std::uint32_t parent, std::int32_t probe) {
-  return ((std::uint64_t(parent) << 32) | std::uint32_t(probe)) + 1; // never 0
+  return (std::uint64_t(parent) << 32) | std::uint32_t(probe);
 }
 
-std::uint32_t slot_of(std::uint64_t key, std::uint32_t mask) {
-  return std::uint32_t((key * 0x9E3779B97F4A7C15ull) >> 40) & mask;
-}
-
+// Room for one more node in the parent and probe arrays.
 bool grow(UnionCfh &c) {
-  std::uint32_t capacity = c.capacity ? c.capacity * 2 : 64, slots = capacity * 2;
+  std::uint32_t capacity = c.capacity ? c.capacity * 2 : 64;
   auto *parent = static_cast<std::uint32_t *>(std::realloc(c.parent, capacity * 4ull));
   if (parent) c.parent = parent;
   auto *probe = static_cast<std::int32_t *>(std::realloc(c.probe, capacity * 4ull));
   if (probe) c.probe = probe;
-  auto *keys = static_cast<std::uint64_t *>(std::calloc(slots, 8));
-  auto *index = static_cast<std::uint32_t *>(std::malloc(slots * 4ull));
-  if (!parent || !probe || !keys || !index) {
-    std::free(keys);
-    std::free(index);
-    return false;
-  }
-  std::free(c.keys);
-  std::free(c.index);
-  c.keys = keys;
-  c.index = index;
+  if (!parent || !probe) return false;
   c.capacity = capacity;
-  c.mask = slots - 1;
-  for (std::uint32_t i = 0; i < c.count; ++i) {
-    std::uint64_t key = key_of(c.parent[i], c.probe[i]);
-    std::uint32_t s = slot_of(key, c.mask);
-    while (c.keys[s])
-      s = (s + 1) & c.mask;
-    c.keys[s] = key;
-    c.index[s] = i;
-  }
   return true;
 }
 
@@ -149,8 +127,7 @@ void Union::reset() {
   for (std::uint32_t i = 0; i < count; ++i) {
     std::free(cfhs[i].parent);
     std::free(cfhs[i].probe);
-    std::free(cfhs[i].keys);
-    std::free(cfhs[i].index);
+    cfhs[i].index.release();
   }
   std::free(cfhs);
   cfhs = nullptr;
@@ -171,7 +148,7 @@ int Union::cfh(std::uint32_t flags, std::int32_t thread, const char *name) {
     capacity = bigger;
   }
   UnionCfh &c = cfhs[count];
-  std::memset(&c, 0, sizeof c);
+  c = UnionCfh{};
   c.flags = named;
   c.thread = thread;
   std::strncpy(c.name, name, sizeof c.name - 1);
@@ -192,18 +169,9 @@ std::uint64_t Union::offset(std::uint32_t cfh) const {
 
 std::uint32_t union_node(UnionCfh &c, std::uint32_t parent, std::int32_t probe, bool add) {
   std::uint64_t key = key_of(parent, probe);
-  if (c.capacity) {
-    for (std::uint32_t s = slot_of(key, c.mask);; s = (s + 1) & c.mask) {
-      if (c.keys[s] == key) return c.index[s];
-      if (!c.keys[s]) break;
-    }
-  }
+  if (const std::uint32_t *node = c.index.find(key)) return *node;
   if (!add || (c.count == c.capacity && !grow(c))) return kNone;
-  std::uint32_t s = slot_of(key, c.mask);
-  while (c.keys[s])
-    s = (s + 1) & c.mask;
-  c.keys[s] = key;
-  c.index[s] = c.count;
+  if (!c.index.insert(key, c.count)) return kNone;
   c.parent[c.count] = parent;
   c.probe[c.count] = probe;
   return c.count++;
@@ -229,19 +197,14 @@ bool map_nodes(UnionCfh &c, const LocalCfh &local, std::uint32_t *map, bool add)
   return true;
 }
 
-void put_text(Blob &b, const char *text) {
-  auto n = std::uint32_t(std::strlen(text));
-  b.put(n);
-  b.put(text, n);
-}
-
-void put_stats(Blob &b, const idb_stats_t &s) {
+void put_stats(ByteBuffer &b, const idb_stats_t &s) {
 #define IDB_PUT_FIELD(field, type, unit, merge, group, column) b.put(s.field);
   IDB_STATS_FIELDS(IDB_PUT_FIELD)
 #undef IDB_PUT_FIELD
 }
 
-void put_cfh_section(Blob &b, const UnionCfh &c, const SummaryRecord *r, const std::uint64_t *k) {
+void put_cfh_section(ByteBuffer &b, const UnionCfh &c, const SummaryRecord *r,
+                     const std::uint64_t *k) {
   std::size_t at = begin_section(b, IDB_SECTION_CFH, c.count);
   b.put(std::int32_t(-1));
   b.put(c.thread);
@@ -249,7 +212,7 @@ void put_cfh_section(Blob &b, const UnionCfh &c, const SummaryRecord *r, const s
   b.put(std::uint32_t(IDB_NODE_RECORD_SIZE));
   for (int i = 0; i < 4; ++i)
     b.put(k[i]);
-  put_text(b, c.name);
+  b.put_text(c.name);
   for (std::uint32_t i = 0; i < c.count; ++i) {
     b.put(i == 0 ? IDB_NO_PARENT : c.parent[i]);
     b.put(c.probe[i]);
@@ -258,7 +221,7 @@ void put_cfh_section(Blob &b, const UnionCfh &c, const SummaryRecord *r, const s
   end_section(b, at);
 }
 
-void put_spread_section(Blob &b, const UnionCfh &c, const SummaryRecord *r) {
+void put_spread_section(ByteBuffer &b, const UnionCfh &c, const SummaryRecord *r) {
   std::size_t at = begin_section(b, IDB_SECTION_SUMMARY, c.count);
   b.put(std::uint32_t(IDB_SUMMARY_RECORD_SIZE));
   b.put(std::uint32_t(0));
@@ -286,13 +249,13 @@ void union_add_local(Union &u, const LocalCfh *local, int count) {
   }
 }
 
-void union_put(const Union &u, Blob &out) {
+void union_put(const Union &u, ByteBuffer &out) {
   out.put(u.count);
   for (std::uint32_t i = 0; i < u.count; ++i) {
     const UnionCfh &c = u.cfhs[i];
     out.put(c.flags);
     out.put(c.thread);
-    put_text(out, c.name);
+    out.put_text(c.name);
     out.put(c.count);
     for (std::uint32_t n = 0; n < c.count; ++n) {
       out.put(n == 0 ? kNone : c.parent[n]);
@@ -360,7 +323,7 @@ bool records_of_rank(const Union &u, const LocalCfh *local, int count, int rank,
 }
 
 std::uint32_t put_summary_sections(const Union &u, const SummaryRecord *records,
-                                   const std::uint64_t *counters, Blob &out) {
+                                   const std::uint64_t *counters, ByteBuffer &out) {
   for (std::uint32_t i = 0; i < u.count; ++i) {
     const SummaryRecord *r = records + u.offset(i);
     put_cfh_section(out, u.cfhs[i], r, counters + std::size_t(4) * i);

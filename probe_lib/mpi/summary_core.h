@@ -8,6 +8,7 @@
 #pragma once
 
 #include "blob.h"
+#include "hash_map.h"
 
 #include "idb/stats.h"
 
@@ -63,9 +64,7 @@ struct UnionCfh {
   std::uint32_t count, capacity;
   std::uint32_t *parent;
   std::int32_t *probe;
-  std::uint64_t *keys; // hash table: (parent << 32 | probe) + 1, 0 when free
-  std::uint32_t *index;
-  std::uint32_t mask;
+  rt::HashMap<std::uint32_t> index; // (parent << 32 | probe) → node
 };
 
 struct Union {
@@ -94,7 +93,7 @@ std::uint32_t union_node(UnionCfh &c, std::uint32_t parent, std::int32_t probe, 
 void union_add_local(Union &u, const LocalCfh *local, int count);
 
 // The structure as bytes, and a structure from bytes merged into `u` (false: malformed).
-void union_put(const Union &u, Blob &out);
+void union_put(const Union &u, ByteBuffer &out);
 bool union_merge(Union &u, Reader &in);
 
 // Fills records[offset(cfh) + node] of `u` with this rank's nodes (the other entries
@@ -106,6 +105,6 @@ bool records_of_rank(const Union &u, const LocalCfh *local, int count, int rank,
 // the merged statistics) and its SUMMARY section; returns the number of sections.
 // `counters` holds the four counters per CFH, summed over the ranks.
 std::uint32_t put_summary_sections(const Union &u, const SummaryRecord *records,
-                                   const std::uint64_t *counters, Blob &out);
+                                   const std::uint64_t *counters, ByteBuffer &out);
 
 } // namespace idb::mpi

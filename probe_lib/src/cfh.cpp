@@ -13,45 +13,13 @@ namespace idb::rt {
 
 namespace {
 
-constexpr std::uint64_t kEmptyKey = ~std::uint64_t(0);
-constexpr std::uint32_t kFirstSlots = 64;
+constexpr std::uint32_t kFirstChildren = 32; // a 64-slot table
 
 void *reserve(std::size_t bytes) {
   // Reserved, not committed: pages appear as nodes are created, and never move.
   void *p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   return p == MAP_FAILED ? nullptr : p;
-}
-
-Slot *new_slots(std::uint32_t count) {
-  auto *slots = static_cast<Slot *>(std::malloc(sizeof(Slot) * count));
-  if (!slots) return nullptr;
-  for (std::uint32_t i = 0; i < count; ++i)
-    slots[i] = Slot{kEmptyKey, kNoNode};
-  return slots;
-}
-
-void insert_slot(Slot *slots, std::uint32_t mask, std::uint64_t key, std::uint32_t node) {
-  std::uint32_t i = slot_index(key, mask);
-  while (slots[i].node != kNoNode)
-    i = (i + 1) & mask;
-  slots[i] = Slot{key, node};
-}
-
-// Keeps the table at most half full. Returns false when memory is exhausted.
-bool grow_slots(Cfh &c, std::uint32_t needed) {
-  std::uint32_t size = c.slot_mask + 1;
-  if (std::uint64_t(needed) * 2 <= size) return true;
-  std::uint32_t new_size = size * 2;
-  Slot *slots = new_slots(new_size);
-  if (!slots) return false;
-  for (std::uint32_t i = 0; i < size; ++i)
-    if (c.slots[i].node != kNoNode)
-      insert_slot(slots, new_size - 1, c.slots[i].key, c.slots[i].node);
-  std::free(c.slots);
-  c.slots = slots;
-  c.slot_mask = new_size - 1;
-  return true;
 }
 
 void push_root(Cfh &c) {
@@ -102,17 +70,16 @@ Cfh *cfh_create(const char *name, bool named, int thread, const Limits &limits) 
   c->hidden_charge = limits.noise_ticks;
   c->nodes = static_cast<Node *>(reserve(sizeof(Node) * c->max_nodes));
   auto *frames = static_cast<Frame *>(reserve(sizeof(Frame) * (c->max_depth + 2)));
-  c->slots = new_slots(kFirstSlots);
-  if (!c->nodes || !frames || !c->slots) {
+  bool table = c->children.init(kFirstChildren);
+  if (!c->nodes || !frames || !table) {
     if (c->nodes) munmap(c->nodes, sizeof(Node) * c->max_nodes);
     if (frames) munmap(frames, sizeof(Frame) * (c->max_depth + 2));
-    std::free(c->slots);
+    c->children.release();
     std::free(c);
     return nullptr;
   }
   frames[0] = Frame{0, 0, kNoNode, 0, kSpecialRoot, 0}; // the guard below the root
   c->stack = frames + 1;
-  c->slot_mask = kFirstSlots - 1;
   Node &root = c->nodes[0];
   root.parent = kNoNode;
   root.probe = 0;
@@ -132,7 +99,7 @@ void cfh_free(Cfh *c) {
   if (!c) return;
   munmap(c->nodes, sizeof(Node) * c->max_nodes);
   munmap(c->stack - 1, sizeof(Frame) * (c->max_depth + 2));
-  std::free(c->slots);
+  c->children.release();
   std::free(c);
 }
 
@@ -156,7 +123,8 @@ std::uint32_t cfh_add_node(Cfh &c, std::uint32_t parent, int kind, int id, const
                            const char *file, int line, const char *function) {
   std::uint64_t entry = now();
   std::uint32_t count = c.node_count.load(std::memory_order_relaxed);
-  if (parent == kNoNode || count >= c.max_nodes || !grow_slots(c, count + 1)) return kNoNode;
+  if (parent == kNoNode || count >= c.max_nodes) return kNoNode;
+  if (!c.children.insert(child_key(parent, id), count)) return kNoNode; // out of memory
   probe_seen(kind, id, description, file, line, function);
   Node &n = c.nodes[count];
   n.parent = parent;
@@ -164,7 +132,6 @@ std::uint32_t cfh_add_node(Cfh &c, std::uint32_t parent, int kind, int id, const
   n.cpu_on = c.cpu_all ? 1 : 0;
   n.kind = std::uint32_t(kind);
   idb_stats_clear(&n.stats);
-  insert_slot(c.slots, c.slot_mask, slot_key(parent, id), count);
   c.node_count.store(count + 1, std::memory_order_release);
   n.stats.noise = double(now() - entry);
   return count;

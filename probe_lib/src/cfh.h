@@ -5,6 +5,7 @@
 // start/stop pair allocates nothing, takes no lock and makes no system call.
 #pragma once
 
+#include "hash_map.h"
 #include "idb/stats.h"
 #include "timer.h"
 
@@ -39,10 +40,8 @@ constexpr std::uint32_t kSpecialCpu = 2;       // CPU-timed activation
 constexpr std::uint32_t kSpecialNoNode = 4;    // node cap reached: not recorded
 constexpr std::uint32_t kSpecialUncounted = 8; // activations past the depth cap sit on top
 
-struct Slot {
-  std::uint64_t key; // (parent << 32) | probe; kEmptyKey when free
-  std::uint32_t node;
-};
+// The children of every node: (parent << 32 | probe) to the child's node index.
+using ChildTable = HashMap<std::uint32_t>;
 
 // Limits and policy shared by every CFH of the process, fixed at initialisation.
 struct Limits {
@@ -65,8 +64,7 @@ struct Cfh {
   std::uint32_t limit; // start records while depth < limit (0 while uncounted > 0)
   Node *nodes;
   std::atomic<std::uint32_t> node_count;
-  Slot *slots;
-  std::uint32_t slot_mask;
+  ChildTable children;
   double cpu_threshold;
 
   // Cold.
@@ -112,21 +110,13 @@ void cfh_stop_slow(Cfh &c, int id, std::uint64_t t);
 // Writes the tree as "path;of;descriptions count" lines. Returns 0 or -1.
 int cfh_dump(const Cfh &c, void *stream);
 
-inline std::uint64_t slot_key(std::uint32_t parent, int id) {
+inline std::uint64_t child_key(std::uint32_t parent, int id) {
   return (std::uint64_t(parent) << 32) | std::uint32_t(id);
 }
 
-inline std::uint32_t slot_index(std::uint64_t key, std::uint32_t mask) {
-  return std::uint32_t((key * 0x9E3779B97F4A7C15ull) >> 40) & mask;
-}
-
 inline std::uint32_t cfh_find(const Cfh &c, std::uint32_t parent, int id) {
-  std::uint64_t key = slot_key(parent, id);
-  for (std::uint32_t i = slot_index(key, c.slot_mask);; i = (i + 1) & c.slot_mask) {
-    const Slot &s = c.slots[i];
-    if (s.key == key) return s.node;
-    if (s.node == kNoNode) return kNoNode;
-  }
+  const std::uint32_t *node = c.children.find(child_key(parent, id));
+  return node ? *node : kNoNode;
 }
 
 inline void cfh_start(Cfh &c, int kind, int id, const char *description, const char *file, int line,

@@ -1,6 +1,7 @@
 // Profile serialisation into a growing buffer, checksummed section by section.
 #include "writer.h"
 
+#include "byte_buffer.h"
 #include "crc32.h"
 #include "idb/profile_format.h"
 #include "probes.h"
@@ -24,38 +25,8 @@ namespace {
 static_assert(8 + IDB_STATS_RECORD_BYTES == IDB_NODE_RECORD_SIZE,
               "the node record is the parent, the probe and the table's fields");
 
-struct Buffer {
-  unsigned char *data = nullptr;
-  std::size_t size = 0, capacity = 0;
-  bool failed = false;
-
-  void put(const void *bytes, std::size_t n) {
-    if (failed) return;
-    if (size + n > capacity) {
-      std::size_t cap = capacity ? capacity : 4096;
-      while (cap < size + n)
-        cap *= 2;
-      auto *p = static_cast<unsigned char *>(std::realloc(data, cap));
-      if (!p) {
-        failed = true;
-        return;
-      }
-      data = p;
-      capacity = cap;
-    }
-    std::memcpy(data + size, bytes, n);
-    size += n;
-  }
-  template <class T> void put(T value) { put(&value, sizeof value); }
-  void put_text(const char *text, std::size_t n) {
-    put(std::uint32_t(n));
-    put(text, n);
-  }
-  void put_text(const char *text) { put_text(text ? text : "", text ? std::strlen(text) : 0); }
-};
-
 void put_probe(const ProbeInfo &p, void *context) {
-  auto &b = *static_cast<Buffer *>(context);
+  auto &b = *static_cast<ByteBuffer *>(context);
   b.put(std::int32_t(p.id));
   b.put(std::uint32_t(p.kind));
   b.put(std::int32_t(p.line));
@@ -84,10 +55,10 @@ double in_seconds(double value, double seconds_per_tick, idb_stats_unit unit) {
   return value;
 }
 
-void put_field(Buffer &b, std::uint64_t value, double, idb_stats_unit) {
+void put_field(ByteBuffer &b, std::uint64_t value, double, idb_stats_unit) {
   b.put(value);
 }
-void put_field(Buffer &b, double value, double seconds_per_tick, idb_stats_unit unit) {
+void put_field(ByteBuffer &b, double value, double seconds_per_tick, idb_stats_unit unit) {
   b.put(in_seconds(value, seconds_per_tick, unit));
 }
 
@@ -95,7 +66,7 @@ void put_field(Buffer &b, double value, double seconds_per_tick, idb_stats_unit 
 // activation so far is written as one more sample, leaving the live record alone. The
 // noise written is the measured extra plus the calibrated cost of each activation; the
 // root has none.
-void put_node(Buffer &b, const Node &n, const WriteJob &job, double open_ticks) {
+void put_node(ByteBuffer &b, const Node &n, const WriteJob &job, double open_ticks) {
   const double s = 1.0 / job.ticks_per_second;
   idb_stats_t st = n.stats;
   if (open_ticks >= 0) idb_stats_add(&st, open_ticks);
@@ -124,7 +95,7 @@ long open_frames(const Cfh &c, std::uint32_t count, std::uint64_t end, double *o
   return depth > 1 ? long(depth - 1) : 0;
 }
 
-void put_cfh(Buffer &b, const Cfh &c, const WriteJob &job) {
+void put_cfh(ByteBuffer &b, const Cfh &c, const WriteJob &job) {
   std::uint32_t count = c.node_count.load(std::memory_order_acquire);
   auto *open_ticks = static_cast<double *>(std::malloc(sizeof(double) * count));
   if (!open_ticks) {
@@ -167,11 +138,11 @@ bool fail(char *error, std::size_t size, const char *what, const char *path) {
 } // namespace
 
 bool serialize_probes(Bytes &probes) {
-  Buffer p;
+  ByteBuffer p;
   std::uint32_t count = 0;
   // One pass counts and writes, so a probe registered meanwhile cannot skew the count.
   struct Counted {
-    Buffer *buffer;
+    ByteBuffer *buffer;
     std::uint32_t *count;
   } counted{&p, &count};
   probe_visit(
@@ -181,23 +152,25 @@ bool serialize_probes(Bytes &probes) {
         ++*k->count;
       },
       &counted);
-  if (p.failed) std::free(p.data);
-  probes = p.failed ? Bytes{nullptr, 0, 0} : Bytes{p.data, p.size, count};
-  return !p.failed;
+  bool ok = !p.failed;
+  std::size_t size = p.size;
+  probes = ok ? Bytes{p.take(), size, count} : Bytes{nullptr, 0, 0};
+  return ok;
 }
 
 bool serialize_cfhs(const WriteJob &job, Bytes &sections) {
-  Buffer c;
+  ByteBuffer c;
   std::uint32_t cfhs = 0;
   for (const Cfh *h = job.cfhs; h; h = h->next, ++cfhs)
     put_cfh(c, *h, job);
-  if (c.failed) std::free(c.data);
-  sections = c.failed ? Bytes{nullptr, 0, 0} : Bytes{c.data, c.size, cfhs};
-  return !c.failed;
+  bool ok = !c.failed;
+  std::size_t size = c.size;
+  sections = ok ? Bytes{c.take(), size, cfhs} : Bytes{nullptr, 0, 0};
+  return ok;
 }
 
 bool write_profile(const char *path, const WriteJob &job, char *error, std::size_t error_size) {
-  Buffer b;
+  ByteBuffer b;
   b.put(IDB_PROFILE_MAGIC, IDB_PROFILE_MAGIC_SIZE);
   b.put(std::uint16_t(IDB_PROFILE_VERSION_MAJOR));
   b.put(std::uint16_t(IDB_PROFILE_VERSION_MINOR));
@@ -236,17 +209,14 @@ bool write_profile(const char *path, const WriteJob &job, char *error, std::size
   char temp[4096];
   if (std::snprintf(temp, sizeof temp, "%s.tmp.%ld", path, long(getpid())) >= int(sizeof temp)) {
     std::snprintf(error, error_size, "profile path too long: %s", path);
-    std::free(b.data);
     return false;
   }
   int fd = ::open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) {
-    std::free(b.data);
     return fail(error, error_size, "cannot create", temp);
   }
   bool ok = write_all(fd, b.data, b.size) && ::fsync(fd) == 0;
   ok = (::close(fd) == 0) && ok;
-  std::free(b.data);
   if (!ok) {
     fail(error, error_size, "cannot write", temp);
     ::unlink(temp);

@@ -94,10 +94,11 @@ long write_profile(const std::string &path, int nodes, bool flat, long *rss_grow
   return stat(path.c_str(), &st) == 0 ? long(st.st_size) : -1;
 }
 
-// Hash slots for `nodes` nodes (the root included) under the table's growth rule.
+// Hash slots for `nodes` nodes (the root included, which has none) under the table's
+// growth rule: 64 at first, doubled to stay at most half full.
 unsigned slots_for(unsigned nodes) {
   unsigned size = 64;
-  while (2ull * nodes > size)
+  while (2ull * (nodes - 1) > size)
     size *= 2;
   return size;
 }
@@ -125,10 +126,10 @@ bool measure(const std::string &dir, bool remove, Figures &f) {
 void print(const Figures &f) {
   unsigned slots = slots_for(kLarge + 1);
   std::printf("node_sizeof %zu\n", sizeof(idb::rt::Node));
-  std::printf("slot_sizeof %zu\n", sizeof(idb::rt::Slot));
+  std::printf("slot_sizeof %zu\n", sizeof(idb::rt::ChildTable::Slot));
   std::printf("slots_at_10000 %u\n", slots);
   std::printf("slot_bytes_per_node_at_10000 %.1f\n",
-              double(slots) * sizeof(idb::rt::Slot) / double(kLarge + 1));
+              double(slots) * sizeof(idb::rt::ChildTable::Slot) / double(kLarge + 1));
   std::printf("rss_growth_per_node_at_10000 %.1f\n", double(f.rss_large) / kLarge);
   std::printf("rss_growth_at_10 %ld\n", f.rss_small);
   std::printf("file_record_size %d\n", IDB_NODE_RECORD_SIZE);

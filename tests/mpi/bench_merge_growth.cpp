@@ -21,7 +21,7 @@
 
 namespace {
 
-using idb::mpi::Blob;
+using idb::mpi::ByteBuffer;
 using idb::test::RankSections;
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
@@ -37,16 +37,16 @@ struct Result {
 Result full_merge(const std::vector<RankSections> &ranks) {
   auto t0 = std::chrono::steady_clock::now();
   std::size_t size = ranks.size(), peak = 0;
-  std::vector<std::unique_ptr<Blob>> blobs(size);
+  std::vector<std::unique_ptr<ByteBuffer>> blobs(size);
   std::vector<std::uint32_t> counts(size);
   for (std::size_t r = 0; r < size; ++r) {
-    blobs[r] = std::make_unique<Blob>();
+    blobs[r] = std::make_unique<ByteBuffer>();
     blobs[r]->put(ranks[r].bytes.data(), ranks[r].bytes.size());
     counts[r] = ranks[r].count;
   }
   for (std::size_t mask = 1; mask < size; mask <<= 1)
     for (std::size_t r = 0; r + mask < size; r += 2 * mask) {
-      Blob message;
+      ByteBuffer message;
       idb::mpi::put_sections(message, *blobs[r + mask], counts[r + mask]);
       blobs[r + mask].reset();
       idb::mpi::Reader in{message.data, message.data + message.size};

@@ -10,7 +10,7 @@ namespace idb::test {
 
 namespace {
 
-using idb::mpi::Blob;
+using idb::mpi::ByteBuffer;
 using idb::mpi::LocalCfh;
 using idb::mpi::Reader;
 using idb::mpi::SummaryRecord;
@@ -39,7 +39,7 @@ bool build_union(int ranks, const RankSource &source, idb::mpi::Union &u) {
     }
     idb::mpi::Union theirs;
     idb::mpi::union_add_local(theirs, p.cfhs, p.count);
-    Blob message;
+    ByteBuffer message;
     idb::mpi::union_put(theirs, message);
     Reader in{message.data, message.data + message.size};
     if (!idb::mpi::union_merge(u, in)) return false;
@@ -65,7 +65,7 @@ SummaryOutput summarize(int ranks, const RankSource &source) {
         idb::mpi::summary_merge(all[i], one[i]);
   }
   std::vector<std::uint64_t> counters(4 * std::size_t(u.count), 0);
-  Blob sections;
+  ByteBuffer sections;
   out.count = idb::mpi::put_summary_sections(u, all.data(), counters.data(), sections);
   out.sections.assign(reinterpret_cast<const char *>(sections.data), sections.size);
   out.record_bytes = total * sizeof(SummaryRecord);
