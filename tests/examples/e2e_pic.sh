@@ -57,7 +57,7 @@ mul=$(for i in 1 2 3; do push_over_deposit "pic-mul-$i"; done | median3)
 expect "push over deposit time, median run: pow's is far above mul's" "$pow / $mul > 1.5"
 
 # COALESCE of the pow runs: all three, and the pooled activations of all. (The probe is
-# named by its description: `idb edf --probe` takes IDs of up to nine digits only.)
+# named by its description, as a user would name it.)
 query probe_across_runs "probe=$push_id" >"$work/push_across_runs.tsv"
 experiment pic/coalesce-repeats.edf --probe "$push_name" >"$work/coalesce.tsv"
 runs=$(pick runs <"$work/coalesce.tsv")
