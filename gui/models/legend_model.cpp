@@ -3,13 +3,30 @@
 
 namespace idb::gui {
 
+namespace {
+
+// "solve()" and, over several ranks, "wall time max/mean 1.33 over 2 ranks, most on rank 1".
+QString tip(const ProbeSummary &p) {
+  QString label = QString::fromStdString(p.label);
+  const analysis::Imbalance &b = p.imbalance;
+  if (b.ranks < 2 || !b.ratio) return label;
+  return QStringLiteral("%1\nwall time max/mean %2 over %3 ranks, most on rank %4")
+      .arg(label)
+      .arg(*b.ratio, 0, 'f', 2)
+      .arg(b.ranks)
+      .arg(b.rank_of_max);
+}
+
+} // namespace
+
 LegendModel::LegendModel(QObject *parent) : QAbstractListModel(parent) {}
 
 void LegendModel::setProbes(const RunSummary &summary, std::size_t checked_first) {
   beginResetModel();
   entries_.clear();
   for (const ProbeSummary &p : summary.probes)
-    entries_.push_back({p.id, QString::fromStdString(p.label), entries_.size() < checked_first});
+    entries_.push_back(
+        {p.id, QString::fromStdString(p.label), tip(p), entries_.size() < checked_first});
   endResetModel();
   emit checkedChanged();
 }
@@ -36,8 +53,9 @@ QVariant LegendModel::data(const QModelIndex &index, int role) const {
   const Entry &e = entries_[std::size_t(index.row())];
   switch (role) {
   case Qt::DisplayRole:
-  case Qt::ToolTipRole:
     return e.label;
+  case Qt::ToolTipRole:
+    return e.tip;
   case Qt::CheckStateRole:
     return e.checked ? Qt::Checked : Qt::Unchecked;
   case kKeyRole:

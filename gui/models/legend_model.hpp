@@ -34,6 +34,7 @@ private:
   struct Entry {
     std::int32_t id;
     QString label;
+    QString tip; // the label, and the imbalance over the ranks where there are several
     bool checked;
   };
   std::vector<Entry> entries_;

@@ -41,6 +41,13 @@ RunSummary summarize(const profile::Profile &profile) {
     p.per_rank[rank] = static_cast<const ProbeStats &>(r);
     p.all.merge(r);
   }
+  std::vector<analysis::Imbalance> spread = analysis::imbalance(records, Metric::total);
+  std::size_t k = 0;
+  for (ProbeSummary &p : summary.probes) { // both in probe order until the sort below
+    while (k < spread.size() && spread[k].probe < p.id)
+      ++k;
+    if (k < spread.size() && spread[k].probe == p.id) p.imbalance = spread[k];
+  }
   std::stable_sort(summary.probes.begin(), summary.probes.end(),
                    [](const ProbeSummary &a, const ProbeSummary &b) {
                      return a.all.stats.sum > b.all.stats.sum;

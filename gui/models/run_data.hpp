@@ -5,6 +5,7 @@
 #pragma once
 
 #include "idb/analysis/metric.hpp"
+#include "idb/analysis/probes.hpp"
 #include "idb/analysis/trees.hpp"
 #include "idb/profile.hpp"
 #include "idb/store.hpp"
@@ -34,6 +35,7 @@ struct ProbeSummary {
   int kind = 0;                     // IDB_PROC, ...; 0 when the profile does not describe the probe
   std::vector<ProbeStats> per_rank; // aligned with RunSummary::ranks
   ProbeStats all;                   // every rank merged
+  analysis::Imbalance imbalance;    // of the wall total over the ranks that reached it
 };
 
 struct RunSummary {

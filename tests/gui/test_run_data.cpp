@@ -120,5 +120,9 @@ TEST(LegendModel, ChecksProbesAndTellsTheChart) {
   EXPECT_EQ(model.checkedProbes(), (std::vector<std::int32_t>{2, 4}));
   EXPECT_EQ(changed.count(), 3);
   EXPECT_FALSE(model.setData(model.index(0), "x", Qt::DisplayRole));
+  // solve(): 6 s on rank 0, 12 s on rank 1 (analysis::imbalance of the wall total).
+  EXPECT_EQ(model.index(1).data(Qt::ToolTipRole).toString(),
+            "solve()\nwall time max/mean 1.33 over 2 ranks, most on rank 1");
+  EXPECT_EQ(model.index(1).data().toString(), "solve()");
   EXPECT_TRUE(model.flags(model.index(0)) & Qt::ItemIsUserCheckable);
 }
