@@ -1,9 +1,12 @@
 // The built idb-gui run the way the docs run it: --screenshot of every view of a run and
-// of an experiment in both modes, each a real PNG; and the command line's refusals.
+// of an experiment in both modes, each a real PNG; --export of the tree view; and the
+// command line's refusals.
 #include "fixtures.hpp"
 #include "test_database.hpp"
 
+#include "csv.hpp"
 #include "files.hpp"
+#include "idb/analysis/trees.hpp"
 
 #include <QFile>
 #include <QImage>
@@ -60,6 +63,37 @@ TEST(Screenshot, RendersEveryView) {
   }
 }
 
+// --view tree --export: the rows of the run as a whole, which idb report --aggregate
+// --format csv writes too (the examples' tests compare the two programs on every run):
+// here against the analysis library's rows of the stored run, on this engine, with a named
+// CFH kept apart from the threads' tree.
+TEST(Screenshot, ExportsTheTreesOfTheRunAsAWhole) {
+  auto db = test::fresh_database();
+  profile::Profile p = test::gui_profile();
+  profile::Cfh object = p.cfhs[0];
+  object.named = true;
+  object.name = "field";
+  p.cfhs.push_back(object);
+  {
+    auto store_db = store::open(db->url());
+    store::load(*store_db, p, {"objects", {}, {}});
+  }
+  test::TempDir dir;
+  const QString out = QString::fromStdString(dir.file("tree.csv"));
+  Result r = run_gui({"--db", QString::fromStdString(db->url()), "--run", "objects", "--view",
+                      "tree", "--export", out});
+  ASSERT_EQ(r.code, 0) << r.err.toStdString();
+  auto store_db = store::open(db->url());
+  profile::Profile run = store::read_run(*store_db, "objects");
+  std::vector<std::vector<std::string>> rows;
+  for (const analysis::Tree &t : analysis::aggregate_trees(run))
+    for (const analysis::TreeRow &row : analysis::tree_rows(run, t.cfh))
+      rows.push_back(analysis::tree_export_cells(t.title, row));
+  ASSERT_EQ(rows.size(), 10u); // 5 nodes in the threads' tree, 5 in the object's
+  EXPECT_EQ(test::read_file(out.toStdString()),
+            gui::toCsv(analysis::tree_export_columns(), rows).toStdString());
+}
+
 TEST(Screenshot, RefusesWhatItCannotDo) {
   test::TempDir dir;
   const QString out = QString::fromStdString(dir.file("x.png"));
@@ -70,6 +104,14 @@ TEST(Screenshot, RefusesWhatItCannotDo) {
   EXPECT_EQ(r.code, 2);
   EXPECT_TRUE(r.err.contains("needs an experiment file")) << r.err.toStdString();
   r = run_gui({"--db", QString::fromStdString(dir.file("none.db")), "--screenshot", out});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_TRUE(r.err.contains("none.db")) << r.err.toStdString();
+  EXPECT_FALSE(QFile::exists(out));
+  r = run_gui({"--db", QString::fromStdString(dir.file("none.db")), "--export", out});
+  EXPECT_EQ(r.code, 2); // --view is runs by default: only the tree is exported
+  EXPECT_TRUE(r.err.contains("--export writes the tree view")) << r.err.toStdString();
+  r = run_gui(
+      {"--db", QString::fromStdString(dir.file("none.db")), "--view", "tree", "--export", out});
   EXPECT_EQ(r.code, 1);
   EXPECT_TRUE(r.err.contains("none.db")) << r.err.toStdString();
   EXPECT_FALSE(QFile::exists(out));
