@@ -36,8 +36,8 @@ for preset in dev asan; do
   ctest --preset "$preset" -j "$jobs" "${skip[@]}"
 done
 echo "== clang-tidy (.clang-tidy) ($((SECONDS - start)) s so far)"
-patterns=('probe_lib/*.cpp' 'reader/*.cpp' 'schema/*.cpp' 'edf/*.cpp' 'cli/*.cpp'
-  'instrumenter/*.cpp' 'gui/*.cpp')
+patterns=('probe_lib/*.cpp' 'reader/*.cpp' 'schema/*.cpp' 'analysis/*.cpp' 'queries/*.cpp'
+  'edf/*.cpp' 'cli/*.cpp' 'instrumenter/*.cpp' 'gui/*.cpp')
 if [[ ${IDB_TIDY_ALL:-0} == 1 ]] || ! git rev-parse -q --verify HEAD~1 >/dev/null; then
   mapfile -t tidy < <(git ls-files "${patterns[@]}")
 else # the files the newest commit changed (a merge: what it brought in)

@@ -43,6 +43,7 @@ std::vector<ProbeRank> probe_ranks(const profile::Profile &run) {
 
 std::vector<std::int32_t> ranks_of(const std::vector<ProbeRank> &records) {
   std::vector<std::int32_t> ranks;
+  ranks.reserve(records.size());
   for (const ProbeRank &r : records)
     ranks.push_back(r.rank);
   std::sort(ranks.begin(), ranks.end());

@@ -64,6 +64,7 @@ profile::Cfh merge_cfhs(const std::vector<const profile::Cfh *> &cfhs) {
 
 profile::Cfh merge_cfhs(const std::vector<profile::Cfh> &cfhs) {
   std::vector<const profile::Cfh *> sources;
+  sources.reserve(cfhs.size());
   for (const profile::Cfh &h : cfhs)
     sources.push_back(&h);
   return merge_cfhs(sources);

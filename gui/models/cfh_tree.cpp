@@ -40,7 +40,8 @@ std::vector<std::vector<std::string>> tree_export_rows(const TreeModel &model,
   for (int r = model.rowCount() - 1; r >= 0; --r)
     stack.emplace_back(model.index(r, 0), std::string());
   while (!stack.empty()) {
-    auto [at, path] = std::move(stack.back());
+    const QModelIndex at = stack.back().first;
+    const std::string path = std::move(stack.back().second);
     stack.pop_back();
     analysis::TreeRow row;
     row.label = at.data().toString().toStdString();

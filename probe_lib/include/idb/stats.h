@@ -17,6 +17,8 @@ extern "C" {
  * and M2 describe wall time per activation; cpu_count activations were CPU-timed, with
  * cpu_sum, cpu_min and cpu_max; noise is the time the probe's own bookkeeping added to
  * the enclosing interval; bytes_sent and bytes_recv are set on COMM nodes only. */
+/* A member declaration: `field` cannot take parentheses. */
+/* NOLINTNEXTLINE(bugprone-macro-parentheses) */
 #define IDB_STATS_MEMBER(field, type, unit, merge, group, column) IDB_STATS_CTYPE(type) field;
 typedef struct idb_stats {
   IDB_STATS_FIELDS(IDB_STATS_MEMBER)

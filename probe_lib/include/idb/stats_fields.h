@@ -49,6 +49,8 @@ enum idb_stats_unit {
 #define IDB_STATS_CTYPE(type) IDB_STATS_CTYPE_##type
 
 /* The number of fields, and the bytes of the record in the profile (all fields are 8). */
+/* `+1` per field after a 0: in parentheses it would read as a call of 0. */
+/* NOLINTNEXTLINE(bugprone-macro-parentheses) */
 #define IDB_STATS_COUNT_ONE(field, type, unit, merge, group, column) +1
 #define IDB_STATS_FIELD_COUNT (0 IDB_STATS_FIELDS(IDB_STATS_COUNT_ONE))
 #define IDB_STATS_RECORD_BYTES (8 * IDB_STATS_FIELD_COUNT)
