@@ -4,6 +4,7 @@
 // (`T y = f(x);`); a call inside a larger expression or condition becomes a statement
 // expression when its value is void or a scalar. COMM is the same rule for MPI calls: the
 // PMPI layer adds the bytes of the call to the COMM node that is open around it.
+#include "probe_id.hpp"
 #include "rules.hpp"
 
 #include <algorithm>
@@ -58,12 +59,12 @@ public:
       // A system header's macro (isupper, ...) expands to calls the user never wrote.
       if (sm.isInSystemMacro(call.call->getBeginLoc())) continue;
       Site site;
-      site.node = &call;
+      site.call = &call;
       site.candidate = make_candidate(ctx, kind_, call.call->getBeginLoc(),
                                       call.callee + "#" + std::to_string(call.ordinal));
       site.candidate.callee = call.callee;
-      std::string where = "[" + ctx.file->substr(ctx.file->rfind('/') + 1) + ":" +
-                          std::to_string(site.candidate.line) + "]";
+      std::string where =
+          "[" + base_name(*ctx.file) + ":" + std::to_string(site.candidate.line) + "]";
       site.candidate.description = kind_ == Kind::Comm
                                        ? call.callee + "(...) " + where
                                        : call.callee + "(...) in " + ctx.name + " " + where;
@@ -73,7 +74,7 @@ public:
 
   std::string place(const FunctionContext &ctx, const Site &site, const Selection &,
                     Edits &edits) const override {
-    const auto &call = *static_cast<const CallSite *>(site.node);
+    const CallSite &call = *site.call;
     if (const FunctionDecl *callee = call.call->getDirectCallee();
         callee && callee->hasAttr<ReturnsTwiceAttr>())
       return "the callee returns twice (setjmp)";

@@ -3,7 +3,9 @@
 // result of processing one source file.
 #pragma once
 
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace idb::instr {
@@ -16,20 +18,28 @@ const char *kind_name(Kind kind);
 // "IDB_PROC" .. "IDB_COMM", the runtime's macros.
 const char *kind_macro(Kind kind);
 
+// How a LOOP probe is placed: around the whole loop, or inside the body per iteration.
+enum class LoopMode { blackbox, whitebox };
+
+// "blackbox" or "whitebox": the selection's `mode=` spelling, also what `list` prints.
+const char *loop_mode_name(LoopMode mode);
+// The mode `text` names, or nullopt for any other text.
+std::optional<LoopMode> parse_loop_mode(std::string_view text);
+
 // One place where a probe could go.
 struct Candidate {
-  int id = 0;              // stable probe ID (probe_id.hpp)
-  Kind kind = Kind::Proc;  //
-  std::string description; // e.g. "solve(...) [solver.c:42]"
-  std::string file;        // as given on the command line
-  unsigned line = 0;       //
-  unsigned column = 0;     //
-  std::string function;    // enclosing function, qualified
-  std::string callee;      // CALL and COMM: the called name
-  int depth = 0;           // LOOP: nesting depth, 1 = outermost
-  std::string loop_mode;   // LOOP, when selected: "blackbox" or "whitebox"
-  bool selected = false;   // chosen by the selection
-  std::string skipped;     // why a selected candidate got no probe ("" when placed)
+  int id = 0;                        // stable probe ID (probe_id.hpp)
+  Kind kind = Kind::Proc;            //
+  std::string description;           // e.g. "solve(...) [solver.c:42]"
+  std::string file;                  // as given on the command line
+  unsigned line = 0;                 //
+  unsigned column = 0;               //
+  std::string function;              // enclosing function, qualified
+  std::string callee;                // CALL and COMM: the called name
+  int depth = 0;                     // LOOP: nesting depth, 1 = outermost
+  std::optional<LoopMode> loop_mode; // LOOP, when selected
+  bool selected = false;             // chosen by the selection
+  std::string skipped;               // why a selected candidate got no probe ("" when placed)
 };
 
 // What processing one translation unit produced.

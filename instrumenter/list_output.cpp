@@ -13,7 +13,8 @@ namespace {
 std::string status(const Candidate &c) {
   if (!c.selected) return "-";
   if (!c.skipped.empty()) return "skipped: " + c.skipped;
-  return c.kind == Kind::Loop ? c.loop_mode : "yes";
+  if (c.kind != Kind::Loop) return "yes";
+  return c.loop_mode ? loop_mode_name(*c.loop_mode) : "";
 }
 
 std::string json_string(const std::string &text) {
@@ -71,7 +72,7 @@ void print_json(const std::vector<FileResult> &results, std::ostream &out) {
       if (c.kind == Kind::Loop) out << ", \"depth\": " << c.depth;
       if (!c.callee.empty()) out << ", \"callee\": " << json_string(c.callee);
       out << ", \"selected\": " << (c.selected ? "true" : "false");
-      if (!c.loop_mode.empty()) out << ", \"mode\": " << json_string(c.loop_mode);
+      if (c.loop_mode) out << ", \"mode\": " << json_string(loop_mode_name(*c.loop_mode));
       if (!c.skipped.empty()) out << ", \"skipped\": " << json_string(c.skipped);
       out << "}";
       sep = ",\n";

@@ -4,6 +4,7 @@
 // scope. A loop that a jump could enter from outside (a label a goto outside names, or a
 // case of an enclosing switch, inside it) is left alone: the jump would bypass the
 // probe's initialisation.
+#include "probe_id.hpp"
 #include "rules.hpp"
 
 #include <clang/AST/Stmt.h>
@@ -29,13 +30,7 @@ std::string place_whitebox(const FunctionContext &ctx, const LoopSite &loop, con
   int rank = rank_loop(loop.depth) + 1;
   auto *block = dyn_cast<CompoundStmt>(loop.body);
   if (!block) return wrap_statement(ctx, *loop.body, c, rank, edits);
-  const SourceManager &sm = ctx.ast->getSourceManager();
-  SourceLocation brace = block->getLBracLoc();
-  if (brace.isMacroID() || !sm.isWrittenInMainFile(brace)) return "inside a macro expansion";
-  unsigned offset = sm.getFileOffset(brace) + 1;
-  if (!edits.claim(offset, offset)) return "the body already holds a probe";
-  edits.insert(offset, rank, " " + scope_text(c, ctx.cxx));
-  return "";
+  return open_after_brace(ctx, *block, c, rank, edits);
 }
 
 class LoopRule final : public ProbeRule {
@@ -47,12 +42,12 @@ public:
     for (const LoopSite &loop : ctx.scan.loops) {
       if (sm.isInSystemMacro(loop.loop->getBeginLoc())) continue;
       Site site;
-      site.node = &loop;
+      site.loop = &loop;
       site.candidate = make_candidate(ctx, Kind::Loop, loop.loop->getBeginLoc(),
                                       "loop#" + std::to_string(loop.ordinal));
       site.candidate.depth = loop.depth;
       site.candidate.description = std::string(loop_word(*loop.loop)) + " loop in " + ctx.name +
-                                   " [" + ctx.file->substr(ctx.file->rfind('/') + 1) + ":" +
+                                   " [" + base_name(*ctx.file) + ":" +
                                    std::to_string(site.candidate.line) + "]";
       out.push_back(site);
     }
@@ -60,10 +55,10 @@ public:
 
   std::string place(const FunctionContext &ctx, const Site &site, const Selection &,
                     Edits &edits) const override {
-    const auto &loop = *static_cast<const LoopSite *>(site.node);
+    const LoopSite &loop = *site.loop;
     if (loop.in_expression) return "inside a statement expression";
     if (!loop.body) return "no body";
-    if (site.candidate.loop_mode == "whitebox") {
+    if (site.candidate.loop_mode == LoopMode::whitebox) {
       if (has_jump_target(*loop.body, *ctx.decl)) return "a jump could enter its body";
       return place_whitebox(ctx, loop, site.candidate, edits);
     }

@@ -157,4 +157,15 @@ std::string wrap_statement(const FunctionContext &ctx, const Stmt &stmt, const C
   return "";
 }
 
+std::string open_after_brace(const FunctionContext &ctx, const CompoundStmt &block,
+                             const Candidate &c, int rank, Edits &edits) {
+  const SourceManager &sm = ctx.ast->getSourceManager();
+  SourceLocation brace = block.getLBracLoc();
+  if (brace.isMacroID() || !sm.isWrittenInMainFile(brace)) return "inside a macro expansion";
+  unsigned offset = sm.getFileOffset(brace) + 1;
+  if (!edits.claim(offset, offset)) return "the body already holds a probe";
+  edits.insert(offset, rank, " " + scope_text(c, ctx.cxx));
+  return "";
+}
+
 } // namespace idb::instr

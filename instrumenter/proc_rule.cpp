@@ -2,11 +2,11 @@
 // every way out by the scope (cleanup attribute in C, RAII in C++), so `return f(x);`
 // still counts f inside the caller. Small and inline functions are skipped by the
 // selection's thresholds, because a probe in a tiny inlined body costs more than the body.
+#include "probe_id.hpp"
 #include "rules.hpp"
 
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/Stmt.h>
-#include <clang/Basic/SourceManager.h>
 
 namespace idb::instr {
 
@@ -28,8 +28,8 @@ public:
   void collect(const FunctionContext &ctx, std::vector<Site> &out) const override {
     Site site;
     site.candidate = make_candidate(ctx, Kind::Proc, ctx.decl->getLocation(), "");
-    site.candidate.description = ctx.name + "(...) [" + ctx.file->substr(ctx.file->rfind('/') + 1) +
-                                 ":" + std::to_string(site.candidate.line) + "]";
+    site.candidate.description = ctx.name + "(...) [" + base_name(*ctx.file) + ":" +
+                                 std::to_string(site.candidate.line) + "]";
     out.push_back(site);
   }
 
@@ -43,13 +43,7 @@ public:
              std::to_string(sel.min_statements) + ")";
     auto *body = dyn_cast<CompoundStmt>(fd.getBody());
     if (!body) return "function-try-block body";
-    const SourceManager &sm = ctx.ast->getSourceManager();
-    SourceLocation brace = body->getLBracLoc();
-    if (brace.isMacroID() || !sm.isWrittenInMainFile(brace)) return "inside a macro expansion";
-    unsigned offset = sm.getFileOffset(brace) + 1;
-    if (!edits.claim(offset, offset)) return "the body already holds a probe";
-    edits.insert(offset, kRankProc, " " + scope_text(site.candidate, ctx.cxx));
-    return "";
+    return open_after_brace(ctx, *body, site.candidate, kRankProc, edits);
   }
 };
 

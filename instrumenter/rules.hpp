@@ -10,6 +10,7 @@
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Decl.h>
+#include <clang/AST/Stmt.h>
 
 #include <memory>
 #include <string>
@@ -30,11 +31,12 @@ struct FunctionContext {
   std::string no_probes; // why no probe may go in this function at all ("" if any may)
 };
 
-// A candidate and the AST node it stands for (a LoopSite or CallSite of ctx.scan, or
-// nullptr for PROC).
+// A candidate and the scan entry it stands for: `loop` for LOOP, `call` for CALL and COMM
+// (entries of ctx.scan), neither for PROC.
 struct Site {
   Candidate candidate;
-  const void *node = nullptr;
+  const LoopSite *loop = nullptr;
+  const CallSite *call = nullptr;
 };
 
 class ProbeRule {
@@ -84,6 +86,11 @@ bool follows_pragma(const std::string &text, unsigned offset);
 // Wraps a statement as `{ probe; stmt }`. Returns "" or why not.
 std::string wrap_statement(const FunctionContext &ctx, const clang::Stmt &stmt, const Candidate &c,
                            int rank, Edits &edits);
+
+// Opens the probe's scope right after the block's `{`, so it closes with the block.
+// Returns "" or why not (a macro's or another file's brace, a probe already there).
+std::string open_after_brace(const FunctionContext &ctx, const clang::CompoundStmt &block,
+                             const Candidate &c, int rank, Edits &edits);
 
 // Ranks of insertions at one offset: outer probes open first and close last.
 constexpr int kRankProc = 0;

@@ -1,10 +1,12 @@
 // Parser and matcher of the selection's text form. One rule or setting per line; words
 // separated by blanks; `#` starts a comment.
 #include "selection.hpp"
+#include "probe_id.hpp"
 
 #include <charconv>
 #include <fnmatch.h>
 #include <sstream>
+#include <utility>
 
 namespace idb::instr {
 
@@ -91,11 +93,11 @@ std::string parse_filter(const std::string &word, Rule &rule) {
     rule.function = value;
   else if (key == "callee")
     rule.callee = value;
-  else if (key == "mode" && (value == "blackbox" || value == "whitebox"))
-    rule.mode = value;
-  else if (key == "mode")
-    return "mode must be blackbox or whitebox, got '" + value + "'";
-  else if (key == "id") {
+  else if (key == "mode") {
+    auto mode = parse_loop_mode(value);
+    if (!mode) return "mode must be blackbox or whitebox, got '" + value + "'";
+    rule.mode = *mode;
+  } else if (key == "id") {
     int id = 0;
     if (!parse_int(value, id)) return "bad id '" + value + "'";
     rule.id = id;
@@ -161,6 +163,10 @@ std::string parse_line(const std::vector<Word> &words, unsigned line_no, Selecti
   return "";
 }
 
+// One table for both directions, so the parser and the printed names cannot drift apart.
+constexpr std::pair<LoopMode, const char *> kLoopModes[] = {{LoopMode::blackbox, "blackbox"},
+                                                            {LoopMode::whitebox, "whitebox"}};
+
 bool glob(const std::string &pattern, const std::string &text) {
   return fnmatch(pattern.c_str(), text.c_str(), 0) == 0;
 }
@@ -173,8 +179,7 @@ bool matches(const Rule &rule, const Candidate &c) {
     if (!any) return false;
   }
   if (rule.id && *rule.id != c.id) return false;
-  if (!glob(rule.file, c.file) && !glob(rule.file, c.file.substr(c.file.rfind('/') + 1)))
-    return false;
+  if (!glob(rule.file, c.file) && !glob(rule.file, base_name(c.file))) return false;
   if (!glob(rule.function, c.function)) return false;
   if ((c.kind == Kind::Call || c.kind == Kind::Comm) && !glob(rule.callee, c.callee)) return false;
   if (c.kind == Kind::Loop && (c.depth < rule.min_depth || c.depth > rule.max_depth)) return false;
@@ -205,6 +210,18 @@ SelectionResult parse_selection(const std::string &text, const std::string &name
   return result;
 }
 
+const char *loop_mode_name(LoopMode mode) {
+  for (const auto &[value, name] : kLoopModes)
+    if (value == mode) return name;
+  return "blackbox";
+}
+
+std::optional<LoopMode> parse_loop_mode(std::string_view text) {
+  for (const auto &[value, name] : kLoopModes)
+    if (text == name) return value;
+  return std::nullopt;
+}
+
 const char *default_selection_text() {
   return kDefault;
 }
@@ -221,7 +238,7 @@ void select(const Selection &selection, Candidate &candidate) {
     if (rule.include && candidate.kind == Kind::Loop) candidate.loop_mode = rule.mode;
   }
   if (candidate.kind == Kind::Comm && !selection.comm) candidate.selected = false;
-  if (!candidate.selected) candidate.loop_mode.clear();
+  if (!candidate.selected) candidate.loop_mode.reset();
 }
 
 } // namespace idb::instr

@@ -20,7 +20,7 @@ struct Rule {
   std::string callee = "*";               // glob on the called name (CALL, COMM)
   int min_depth = 0, max_depth = 1 << 30; // LOOP nesting depth range
   std::optional<int> id;                  // one probe ID
-  std::string mode = "blackbox";          // LOOP: "blackbox" or "whitebox"
+  LoopMode mode = LoopMode::blackbox;     // LOOP
   unsigned line = 0;                      // where the rule was written
 };
 

@@ -24,6 +24,11 @@ bool chosen(const Selection &sel, Candidate c) {
   return c.selected;
 }
 
+// The mode as `list` prints it, "" when none was set.
+std::string mode_of(const Candidate &c) {
+  return c.loop_mode ? loop_mode_name(*c.loop_mode) : "";
+}
+
 } // namespace
 
 TEST(Selection, DefaultTakesProceduresOutermostLoopsAndMpi) {
@@ -59,9 +64,20 @@ TEST(Selection, LoopModeAndDepthRange) {
   select(parsed.selection, outer);
   select(parsed.selection, inner);
   select(parsed.selection, deep);
-  EXPECT_EQ("blackbox", outer.loop_mode);
-  EXPECT_EQ("whitebox", inner.loop_mode);
+  EXPECT_EQ("blackbox", mode_of(outer));
+  EXPECT_EQ("whitebox", mode_of(inner));
   EXPECT_FALSE(deep.selected);
+  EXPECT_EQ("", mode_of(deep));
+}
+
+TEST(Selection, LoopModeNamesParseBack) {
+  for (const char *name : {"blackbox", "whitebox"}) {
+    auto mode = parse_loop_mode(name);
+    ASSERT_TRUE(mode) << name;
+    EXPECT_STREQ(name, loop_mode_name(*mode));
+  }
+  EXPECT_FALSE(parse_loop_mode("Whitebox"));
+  EXPECT_FALSE(parse_loop_mode(""));
 }
 
 TEST(Selection, FileMatchesPathOrBaseNameAndCalleeAndId) {

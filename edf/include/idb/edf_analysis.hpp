@@ -1,8 +1,9 @@
 // COALESCE and COMPARE (DESIGN §7) over runs already read (edf_runs.hpp), as plain
 // structs for the CLI, the SVG writer and the GUI; and the statistics they rest on: the
 // type-7 quantile, Tukey's box, Welch's t-test. docs/edf.md documents the methods and
-// their assumptions. Pure functions of their arguments: thread-safe, no I/O, no throws
-// (std::bad_alloc aside).
+// their assumptions. read_entries reads the runs from their databases (and throws
+// store::Error when an engine fails); every other function here is pure: thread-safe, no
+// I/O, no throws (std::bad_alloc aside).
 #pragma once
 
 #include "idb/edf.hpp"
