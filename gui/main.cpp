@@ -2,8 +2,8 @@
 // (a SQLite path or a postgresql:// URL, the password from PGPASSWORD or ~/.pgpass);
 // `idb-gui [--db URL] FILE.edf` opens an experiment (--db overrides the file's database);
 // `--screenshot OUT.png --view runs|tree|chart|sql|coalesce|compare` renders a view
-// offscreen and exits; `--db URL [--run LABEL] --view tree --export OUT.csv` writes the
-// rows of the tree view (the run as a whole) and exits.
+// offscreen and exits; `--export OUT.csv` instead writes the rows the view shows (the
+// tree: the run as a whole, as `idb report --aggregate --format csv`) and exits.
 #include "main_window.hpp"
 #include "screenshot.hpp"
 
@@ -33,12 +33,14 @@ int main(int argc, char **argv) {
   cli.addOptions({{"db", "The database: a SQLite file or postgresql://user@host:port/db.", "URL"},
                   {"run", "The run to show first (default: the first).", "LABEL"},
                   {"screenshot", "Render --view to this PNG offscreen and exit.", "OUT.png"},
-                  {"view", "What --screenshot shows: runs, chart, tree, sql, coalesce or compare.",
+                  {"view",
+                   "What --screenshot or --export shows: runs, chart, tree, sql, coalesce or "
+                   "compare.",
                    "NAME", "runs"},
                   {"query", "The canned query of --view sql.", "NAME", "hottest_procedures"},
                   {"export",
-                   "Write the rows --view shows (tree: every tree of the run as a whole) to "
-                   "this CSV offscreen and exit.",
+                   "Write the rows --view shows to this CSV offscreen and exit (tree: every "
+                   "tree of the run as a whole, as idb report --aggregate --format csv).",
                    "OUT.csv"}});
   cli.addPositionalArgument("FILE.edf", "An experiment definition file to open.", "[FILE.edf]");
   cli.process(app);
@@ -51,26 +53,24 @@ int main(int argc, char **argv) {
                                "'%1'")
                     .arg(view));
   const bool experiment_view = idb::gui::experimentView(view);
-  if (cli.isSet("screenshot") && experiment_view && edf.isEmpty())
-    return fail(QStringLiteral("--view %1 needs an experiment file").arg(view));
-  if (cli.isSet("screenshot") && !experiment_view && !cli.isSet("db"))
-    return fail(QStringLiteral("--screenshot --view %1 needs --db").arg(view));
 
-  if (cli.isSet("export") && (view != QStringLiteral("tree") || !cli.isSet("db")))
-    return fail(QStringLiteral("--export writes the tree view: give --db and --view tree"));
   if (cli.isSet("export") && cli.isSet("screenshot"))
     return fail(QStringLiteral("--export and --screenshot exclude each other"));
+  const bool headless = cli.isSet("screenshot") || cli.isSet("export");
+  const char *what = cli.isSet("export") ? "--export" : "--screenshot";
+  if (headless && experiment_view && edf.isEmpty())
+    return fail(QStringLiteral("--view %1 needs an experiment file").arg(view));
+  if (headless && !experiment_view && !cli.isSet("db"))
+    return fail(QStringLiteral("%1 --view %2 needs --db").arg(QLatin1String(what), view));
 
   QSettings settings;
   idb::gui::MainWindow window(settings);
   window.resize(1280, 820);
-  if (cli.isSet("screenshot")) {
+  if (headless) {
     window.setAttribute(Qt::WA_DontShowOnScreen);
-    idb::gui::takeScreenshot(window, {cli.value("screenshot"), view, cli.value("query")});
-  }
-  if (cli.isSet("export")) {
-    window.setAttribute(Qt::WA_DontShowOnScreen);
-    idb::gui::exportTrees(window, cli.value("export"));
+    const bool csv = cli.isSet("export");
+    idb::gui::takeScreenshot(
+        window, {cli.value(csv ? "export" : "screenshot"), view, cli.value("query"), csv});
   }
   window.show();
   if (cli.isSet("db")) window.openDatabase(cli.value("db"), cli.value("run"));

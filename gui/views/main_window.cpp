@@ -207,12 +207,15 @@ void MainWindow::exportChart(bool svg) {
   if (!(svg ? panel->saveSvg(path, error) : panel->savePng(path, error))) showError(error);
 }
 
+MainWindow::ShownTable MainWindow::shownTable() {
+  if (tabs_->currentWidget() == runs_) return {&runs_->runs(), false};
+  if (tabs_->currentWidget() == console_) return {&console_->result(), false};
+  if (tabs_->currentWidget() == experiment_) return {&experiment_->table(), false};
+  return {&chart_->data(), true}; // the chart's numbers, by default
+}
+
 void MainWindow::exportTable() {
-  QAbstractItemModel *model = &chart_->data(); // the chart's numbers, by default
-  bool categories = true;
-  if (tabs_->currentWidget() == runs_) model = &runs_->runs(), categories = false;
-  if (tabs_->currentWidget() == console_) model = &console_->result(), categories = false;
-  if (tabs_->currentWidget() == experiment_) model = &experiment_->table(), categories = false;
+  auto [model, categories] = shownTable();
   const QString path = QFileDialog::getSaveFileName(this, tr("Export table"),
                                                     QStringLiteral("table.csv"), tr("CSV (*.csv)"));
   if (path.isEmpty()) return;

@@ -47,6 +47,14 @@ public:
   StoreClient &store() { return store_; }
   QString errorText() const; // the banner's text; empty when no error is shown
   RunDataPtr run() const { return run_; }
+  // The table the shown tab holds, as File → Export table writes it: the runs, the chart's
+  // numbers (probes as row headers: `categories`), the SQL result or the experiment's
+  // table. The Tree tab's trees are written by exportTrees (screenshot.hpp) instead.
+  struct ShownTable {
+    QAbstractItemModel *model;
+    bool categories;
+  };
+  ShownTable shownTable();
 
 signals:
   void databaseOpened();

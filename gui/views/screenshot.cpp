@@ -1,4 +1,4 @@
-// Screenshots of the views (screenshot.hpp).
+// Screenshots and rows of the views (screenshot.hpp).
 #include "screenshot.hpp"
 
 #include "cfh_tree.hpp"
@@ -21,9 +21,38 @@ void finish(int code, const QString &message) {
   QCoreApplication::exit(code);
 }
 
-void save(MainWindow &window, const QString &out) {
+// The rows the tree view shows for each tree of the run as a whole, one after the other.
+std::vector<std::vector<std::string>> tree_rows(MainWindow &window) {
+  CfhTreeView *view = window.treeView();
+  std::vector<std::vector<std::string>> rows;
+  for (std::size_t i = 0; i < window.run()->whole.size(); ++i) {
+    view->showCfh(-1 - int(i));
+    for (auto &row : tree_export_rows(view->model(), view->currentTitle()))
+      rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+void write_rows(MainWindow &window, const ScreenshotRequest &request) {
+  QString error;
+  bool ok = false;
+  if (request.view == "tree") {
+    ok = writeText(toCsv(analysis::tree_export_columns(), tree_rows(window)), request.out, error);
+  } else {
+    auto [model, categories] = window.shownTable();
+    ok = writeCsv(*model, request.out, error, categories);
+  }
+  if (ok)
+    finish(0, {});
+  else
+    finish(1, error);
+}
+
+// The view is shown: its picture or its rows.
+void save(MainWindow &window, const ScreenshotRequest &request) {
+  if (request.csv) return write_rows(window, request);
   // Let layouts settle and charts paint once before the picture is taken.
-  QTimer::singleShot(300, &window, [&window, out] {
+  QTimer::singleShot(300, &window, [&window, out = request.out] {
     QString error;
     if (saveWidgetPng(window, out, error))
       finish(0, {});
@@ -51,7 +80,7 @@ void takeScreenshot(MainWindow &window, const ScreenshotRequest &request) {
       window.showView(MainWindow::View::experiment);
       window.experimentView()->setMode(request.view == "coalesce" ? edf::Mode::coalesce
                                                                   : edf::Mode::compare);
-      save(window, request.out);
+      save(window, request);
     });
     return;
   }
@@ -71,37 +100,13 @@ void takeScreenshot(MainWindow &window, const ScreenshotRequest &request) {
     } else {
       window.showView(MainWindow::View::runs);
     }
-    save(window, request.out);
+    save(window, request);
   });
   QObject::connect(&window, &MainWindow::queryShown, &window,
-                   [&window, request] { save(window, request.out); });
+                   [&window, request] { save(window, request); });
   QObject::connect(&window, &MainWindow::databaseOpened, &window, [&window] {
     if (window.runsView()->runs().rowCount() == 0)
       finish(1, QStringLiteral("the database holds no run to show"));
-  });
-}
-
-void exportTrees(MainWindow &window, const QString &out) {
-  QObject::connect(&window, &MainWindow::errorShown, &window,
-                   [](const QString &message) { finish(1, message); });
-  QObject::connect(&window, &MainWindow::databaseOpened, &window, [&window] {
-    if (window.runsView()->runs().rowCount() == 0)
-      finish(1, QStringLiteral("the database holds no run to show"));
-  });
-  QObject::connect(&window, &MainWindow::runShown, &window, [&window, out] {
-    window.showView(MainWindow::View::tree);
-    CfhTreeView *view = window.treeView();
-    std::vector<std::vector<std::string>> rows;
-    for (std::size_t i = 0; i < window.run()->whole.size(); ++i) {
-      view->showCfh(-1 - int(i));
-      for (auto &row : tree_export_rows(view->model(), view->currentTitle()))
-        rows.push_back(std::move(row));
-    }
-    QString error;
-    if (writeText(toCsv(analysis::tree_export_columns(), rows), out, error))
-      finish(0, {});
-    else
-      finish(1, error);
   });
 }
 

@@ -1,7 +1,7 @@
 // `idb-gui --screenshot OUT.png --view NAME`: drives a main window to the named view
 // (opening the database, the run and, for the SQL view, a canned query; or an experiment),
 // then renders it to a PNG and quits. The docs' pictures of every view come from it. And
-// `--export OUT.csv`: the rows a view shows, written headless.
+// `--export OUT.csv --view NAME`: the rows the view shows, written the same way.
 #pragma once
 
 #include "main_window.hpp"
@@ -12,9 +12,14 @@
 namespace idb::gui {
 
 struct ScreenshotRequest {
-  QString out;                                          // the PNG to write
-  QString view;                                         // runs, chart, tree, sql
+  QString out;                                          // the PNG (or CSV) to write
+  QString view;                                         // runs, chart, tree, sql, ...
   QString query = QStringLiteral("hottest_procedures"); // the SQL view's canned query
+  // --export: the view's rows as CSV instead of a picture. The tree: every tree of the
+  // run as a whole, one after the other, in the columns of analysis::tree_export_columns
+  // (the bytes `idb report RUN --aggregate --format csv` writes); the other views: the
+  // table File → Export table writes (MainWindow::shownTable).
+  bool csv = false;
 };
 
 // The view names --view accepts; the experiment's (coalesce, compare) need an .edf.
@@ -22,15 +27,8 @@ bool knownView(const QString &name);
 bool experimentView(const QString &name);
 
 // Waits for `window` to show its run or experiment (or fail), shows the view (COALESCE or
-// COMPARE of the experiment, whatever mode its file names), saves the PNG and exits
-// the event loop with 0, or 1 after printing one error line.
+// COMPARE of the experiment, whatever mode its file names), saves the PNG or the CSV and
+// exits the event loop with 0, or 1 after printing one error line.
 void takeScreenshot(MainWindow &window, const ScreenshotRequest &request);
-
-// `idb-gui --db URL [--run LABEL] --view tree --export OUT.csv`: waits for the run, then
-// writes the rows the tree view shows for each tree of the run as a whole (the threads
-// merged, each named CFH over its instances), one after the other, as CSV (the columns of
-// analysis::tree_export_columns, the same `idb report LABEL --aggregate --format csv`
-// writes), and exits the event loop with 0, or 1 after printing one error line.
-void exportTrees(MainWindow &window, const QString &out);
 
 } // namespace idb::gui

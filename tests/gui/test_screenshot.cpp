@@ -92,6 +92,20 @@ TEST(Screenshot, ExportsTheTreesOfTheRunAsAWhole) {
   ASSERT_EQ(rows.size(), 10u); // 5 nodes in the threads' tree, 5 in the object's
   EXPECT_EQ(test::read_file(out.toStdString()),
             gui::toCsv(analysis::tree_export_columns(), rows).toStdString());
+  // The other views write the table File → Export table writes.
+  const QString runs = QString::fromStdString(dir.file("runs.csv"));
+  r = run_gui({"--db", QString::fromStdString(db->url()), "--export", runs, "--view", "runs"});
+  ASSERT_EQ(r.code, 0) << r.err.toStdString();
+  std::string text = test::read_file(runs.toStdString());
+  EXPECT_EQ(text.rfind("label,program,nprocs,", 0), 0u) << text;
+  EXPECT_NE(text.find("\nobjects,small,2,"), std::string::npos) << text;
+  const QString chart = QString::fromStdString(dir.file("chart.csv"));
+  r = run_gui({"--db", QString::fromStdString(db->url()), "--export", chart, "--view", "chart"});
+  ASSERT_EQ(r.code, 0) << r.err.toStdString();
+  text = test::read_file(chart.toStdString());
+  EXPECT_EQ(text.rfind("category,rank 0,rank 1\n", 0), 0u) << text;
+  // main() on rank 0: 9 s in its thread and 9 in the object; rank 1: its thread's 9 s.
+  EXPECT_NE(text.find("\nmain(),18,9\n"), std::string::npos) << text;
 }
 
 TEST(Screenshot, RefusesWhatItCannotDo) {
@@ -107,9 +121,12 @@ TEST(Screenshot, RefusesWhatItCannotDo) {
   EXPECT_EQ(r.code, 1);
   EXPECT_TRUE(r.err.contains("none.db")) << r.err.toStdString();
   EXPECT_FALSE(QFile::exists(out));
-  r = run_gui({"--db", QString::fromStdString(dir.file("none.db")), "--export", out});
-  EXPECT_EQ(r.code, 2); // --view is runs by default: only the tree is exported
-  EXPECT_TRUE(r.err.contains("--export writes the tree view")) << r.err.toStdString();
+  r = run_gui({"--export", out, "--view", "chart"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(r.err.contains("--export --view chart needs --db")) << r.err.toStdString();
+  r = run_gui({"--export", out, "--screenshot", out});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(r.err.contains("exclude each other")) << r.err.toStdString();
   r = run_gui(
       {"--db", QString::fromStdString(dir.file("none.db")), "--view", "tree", "--export", out});
   EXPECT_EQ(r.code, 1);
