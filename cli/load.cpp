@@ -1,7 +1,9 @@
 // `idb load`: reads profiles and stores each as one run (one transaction per file) in the
-// database, with a label and attributes from the command line.
+// database, with a label and attributes from the command line; with --combine, the files
+// are the ranks of one run and are stored as that run.
 #include "commands.hpp"
 
+#include "idb/combine.hpp"
 #include "idb/profile.hpp"
 #include "idb/store.hpp"
 
@@ -19,7 +21,7 @@ namespace {
 
 const char *kLoadUsage =
     "usage: idb load [--db URL] [--label LABEL] [--attr KEY=VALUE]... [--progress|--no-progress]\n"
-    "                PROFILE...";
+    "                [--combine] PROFILE...";
 const char *kLoadHelp =
     "Stores each profile as one run: its metadata, attributes, probes, CFHs, nodes and\n"
     "statistics. A file loads whole or not at all; a label already in the database is\n"
@@ -31,13 +33,17 @@ const char *kLoadHelp =
     "  --attr KEY=VALUE  a run attribute (repeatable); wins over the profile's IDB_ATTR_KEY\n"
     "  --progress        always show progress: on a terminal one line that updates, else a\n"
     "                    line per tenth (default: on a terminal, once a load takes 0.5 s)\n"
-    "  --no-progress     never show progress\n\n"
+    "  --no-progress     never show progress\n"
+    "  --combine         the files are the ranks of one run (each rank's own profile, as an\n"
+    "                    MPI program without libidb_mpi or IDB_MPI_MODE=rank leaves them):\n"
+    "                    store them as that one run, all or nothing\n\n"
     "Exit status: 0 when every file loaded, 1 when one failed, 2 on a usage error.\n";
 
 enum class ShowProgress { automatic, always, never };
 
 struct LoadArgs {
   ShowProgress progress = ShowProgress::automatic;
+  bool combine = false;
   std::string db = "idb.db", label;
   store::KeyValues attributes;
   std::vector<std::string> files;
@@ -60,6 +66,8 @@ int parse(int argc, char **argv, LoadArgs &args) {
       args.progress = ShowProgress::always;
     } else if (arg == "--no-progress") {
       args.progress = ShowProgress::never;
+    } else if (arg == "--combine") {
+      args.combine = true;
     } else if (arg == "--db") {
       args.db = argv[++i];
     } else if (arg == "--label") {
@@ -132,6 +140,28 @@ private:
   int last_tenth_ = -1;
 };
 
+// Stores `profile` (read from `what`) under `label`; false (reported) when it failed.
+bool store_profile(std::unique_ptr<store::Database> &db, const LoadArgs &args,
+                   const profile::Profile &profile, const std::string &what,
+                   const std::string &label) {
+  store::LoadOptions options;
+  options.attributes = args.attributes;
+  options.label = label;
+  ProgressLine line(what, args.progress);
+  if (line.wanted()) options.progress = std::ref(line);
+  try {
+    if (!db) db = store::open(args.db);
+    store::LoadResult result = store::load(*db, profile, options);
+    line.clear();
+    std::cout << "loaded " << what << " as " << result.label << " (" << result.cfhs << " CFHs, "
+              << result.nodes << " nodes) into " << db->location() << '\n';
+    return true;
+  } catch (const store::Error &e) {
+    std::cerr << "idb load: " << what << ": " << e.what() << '\n';
+    return false;
+  }
+}
+
 // Loads one file; false (reported) when it failed.
 bool load_file(std::unique_ptr<store::Database> &db, const LoadArgs &args, std::size_t index) {
   const std::string &file = args.files[index];
@@ -140,24 +170,31 @@ bool load_file(std::unique_ptr<store::Database> &db, const LoadArgs &args, std::
     std::cerr << "idb load: " << r.error << '\n';
     return false;
   }
-  store::LoadOptions options;
-  options.attributes = args.attributes;
-  options.label = args.label;
-  if (!args.label.empty() && args.files.size() > 1)
-    options.label.append("-").append(std::to_string(index + 1)); // GCC 12 -O3 -Wrestrict
-  ProgressLine line(file, args.progress);
-  if (line.wanted()) options.progress = std::ref(line);
-  try {
-    if (!db) db = store::open(args.db);
-    store::LoadResult result = store::load(*db, *r.profile, options);
-    line.clear();
-    std::cout << "loaded " << file << " as " << result.label << " (" << result.cfhs << " CFHs, "
-              << result.nodes << " nodes) into " << db->location() << '\n';
-    return true;
-  } catch (const store::Error &e) {
-    std::cerr << "idb load: " << file << ": " << e.what() << '\n';
+  std::string label = args.label;
+  if (!label.empty() && args.files.size() > 1)
+    label.append("-").append(std::to_string(index + 1)); // GCC 12 -O3 -Wrestrict
+  return store_profile(db, args, *r.profile, file, label);
+}
+
+// --combine: every file is one rank of the same run; all of them load as one run, or none.
+bool load_combined(std::unique_ptr<store::Database> &db, const LoadArgs &args) {
+  std::vector<profile::Profile> ranks;
+  for (const std::string &file : args.files) {
+    profile::ReadResult r = profile::read_profile(file);
+    if (!r.profile) {
+      std::cerr << "idb load: " << r.error << " (nothing loaded)\n";
+      return false;
+    }
+    ranks.push_back(std::move(*r.profile));
+  }
+  profile::CombineResult c = profile::combine_ranks(std::move(ranks));
+  if (!c.profile) {
+    std::cerr << "idb load: cannot combine the files into one run: " << c.error
+              << " (nothing loaded)\n";
     return false;
   }
+  std::string what = std::to_string(args.files.size()) + " per-rank profiles";
+  return store_profile(db, args, *c.profile, what, args.label);
 }
 
 } // namespace
@@ -166,6 +203,7 @@ int load(int argc, char **argv) {
   LoadArgs args;
   if (int status = parse(argc, argv, args); status != 0) return status < 0 ? 0 : status;
   std::unique_ptr<store::Database> db;
+  if (args.combine) return load_combined(db, args) ? 0 : 1;
   int status = 0;
   for (std::size_t i = 0; i < args.files.size(); ++i)
     if (!load_file(db, args, i)) status = 1;

@@ -111,6 +111,15 @@ void expand_path(const char *pattern, char *out, std::size_t size) {
   }
 }
 
+// True when this process is one rank of several and `pattern` names the same file for all
+// of them (no %r, no %p, not a folder): with no MPI layer merging the ranks, every rank
+// would write that file and the last rename would win.
+bool shared_by_ranks(const char *pattern) {
+  std::size_t n = std::strlen(pattern);
+  return g_rt.nprocs > 1 && !std::strstr(pattern, "%r") && !std::strstr(pattern, "%p") && n > 0 &&
+         pattern[n - 1] != '/';
+}
+
 void fill_meta(Meta &m, const char *mode) {
   const Config &cfg = g_rt.config;
   char host[256] = "";
@@ -241,6 +250,14 @@ bool write_run_profile(const Bytes *sections, const char *mode, const char *suff
 
   char path[4096];
   expand_path(g_rt.config.out, path, sizeof path);
+  // A rank's own profile (not the merge, not a spill) to a file every rank names: its
+  // own file instead, as a spill is named, and rank 0 says so once.
+  char own[64];
+  bool per_rank = !sections && !suffix && shared_by_ranks(g_rt.config.out);
+  if (per_rank) {
+    std::snprintf(own, sizeof own, ".rank%d.idbprof", g_rt.rank);
+    suffix = own;
+  }
   if (suffix) std::strncat(path, suffix, sizeof path - std::strlen(path) - 1);
   if (used) std::snprintf(used, used_size, "%s", path);
   WriteJob job = run_job(sections);
@@ -249,7 +266,15 @@ bool write_run_profile(const Bytes *sections, const char *mode, const char *suff
   char error[512];
   bool written = write_profile(path, job, error, sizeof error);
   if (!written) std::fprintf(stderr, "idb: error: profile not written: %s\n", error);
-  if (suffix) { // a spill: its warnings come with the merge (serialize_run)
+  if (per_rank) {
+    report_counts(path, written);
+    if (g_rt.rank == 0)
+      std::fprintf(stderr,
+                   "idb: IDB_OUT names one file for all %d ranks and no MPI layer merged them: "
+                   "each rank wrote its own, %.*s.rank<r>.idbprof ('idb load --combine FILES' "
+                   "stores them as one run)\n",
+                   g_rt.nprocs, int(std::strlen(path) - std::strlen(own)), path);
+  } else if (suffix) { // a spill: its warnings come with the merge (serialize_run)
     if (g_rt.config.verbose && written)
       std::fprintf(stderr, "idb: rank %d's profile written to %s until the merge completes\n",
                    g_rt.rank, path);
