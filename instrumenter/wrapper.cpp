@@ -167,11 +167,18 @@ std::string build_command(const std::vector<std::string> &argv, const CompileLin
   command.argv.insert(command.argv.end(), extra.begin(), extra.end());
   command.argv.insert(command.argv.end(), args.begin(), args.end());
   if (!line.links) return "";
-  // libidb_mpi before MPI's own libraries (the MPI wrapper appends them last), so its
-  // MPI_* functions are the ones the program calls.
-  if (links_mpi(argv))
-    command.argv.insert(command.argv.end(), {"-L" + runtime.mpi_library_dir,
-                                             "-Wl,-rpath," + runtime.mpi_library_dir, "-lidb_mpi"});
+  // libidb_mpi before MPI's own libraries, so its MPI_* functions are the ones the program
+  // calls: before the first one on the line (-lmpi, or libmpi.so by full path as CMake's
+  // FindMPI passes it), else at the end (an MPI wrapper compiler appends them last). Kept
+  // in the link even under --as-needed, since the program may reach MPI only through
+  // another library.
+  if (std::optional<std::size_t> at = mpi_layer_position(argv)) {
+    std::vector<std::string> layer = {
+        "-L" + runtime.mpi_library_dir, "-Wl,-rpath," + runtime.mpi_library_dir,
+        "-Wl,--push-state,--no-as-needed", "-lidb_mpi", "-Wl,--pop-state"};
+    std::size_t where = *at < argv.size() ? 1 + extra.size() + (*at - 1) : command.argv.size();
+    command.argv.insert(command.argv.begin() + std::ptrdiff_t(where), layer.begin(), layer.end());
+  }
   command.argv.insert(command.argv.end(), {"-L" + runtime.library_dir,
                                            "-Wl,-rpath," + runtime.library_dir, "-lidb_probe"});
   return "";
@@ -193,14 +200,27 @@ RuntimePaths runtime_paths() {
   return {IDB_BUILD_INCLUDEDIR, IDB_BUILD_LIBDIR, IDB_BUILD_MPI_LIBDIR};
 }
 
-bool links_mpi(const std::vector<std::string> &argv) {
-  if (const char *forced = std::getenv("IDB_MPI"); forced && (*forced == '0' || *forced == '1'))
-    return *forced == '1';
-  if (argv.empty()) return false;
-  if (fs::path(argv[0]).filename().string().rfind("mpi", 0) == 0) return true;
+bool is_mpi_library(const std::string &arg) {
+  if (arg.rfind("-lmpi", 0) == 0) return true;
+  if (arg.empty() || arg[0] == '-') return false;
+  std::string name = fs::path(arg).filename().string();
+  if (name.rfind("libmpi", 0) != 0) return false;
+  return name.size() > 2 &&
+         (name.compare(name.size() - 2, 2, ".a") == 0 || name.find(".so") != std::string::npos);
+}
+
+std::optional<std::size_t> mpi_layer_position(const std::vector<std::string> &argv) {
+  const char *forced = std::getenv("IDB_MPI");
+  bool off = forced && *forced == '0', on = forced && *forced == '1';
+  if (argv.empty() || off) return std::nullopt;
   for (std::size_t i = 1; i < argv.size(); ++i)
-    if (argv[i].rfind("-lmpi", 0) == 0) return true;
-  return false;
+    if (is_mpi_library(argv[i])) return i;
+  if (on || fs::path(argv[0]).filename().string().rfind("mpi", 0) == 0) return argv.size();
+  return std::nullopt;
+}
+
+bool links_mpi(const std::vector<std::string> &argv) {
+  return mpi_layer_position(argv).has_value();
 }
 
 namespace {

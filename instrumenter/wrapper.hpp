@@ -9,6 +9,7 @@
 #pragma once
 
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,9 +43,19 @@ struct RuntimePaths {
   std::string mpi_library_dir; // libidb_mpi: beside the runtime once installed
 };
 
-// Whether a link step builds an MPI program: the compiler is an MPI wrapper (mpicc,
-// mpicxx, mpic++, mpiCC, ...) or the arguments name an MPI library (-lmpi...). IDB_MPI=0
-// or 1 in the environment overrides. Such a link also gets libidb_mpi (docs/mpi.md).
+// Whether an argument names an MPI library: -lmpi..., or a path to libmpi*.so* or
+// libmpi*.a (libmpich and libmpi_cxx included), as CMake's FindMPI passes them.
+bool is_mpi_library(const std::string &arg);
+
+// Where a link step's MPI layer goes: nullopt when it builds no MPI program; else the
+// index in argv (argv[0] the compiler) of the first MPI library argument, which libidb_mpi
+// must precede, or argv.size() when MPI comes from an MPI wrapper compiler (mpicc,
+// mpicxx, mpic++, mpiCC, ...: it appends its libraries after every argument). IDB_MPI=0
+// in the environment means no MPI program; IDB_MPI=1, one even with neither sign.
+std::optional<std::size_t> mpi_layer_position(const std::vector<std::string> &argv);
+
+// Whether a link step builds an MPI program (mpi_layer_position has a value). Such a link
+// also gets libidb_mpi (docs/mpi.md).
 bool links_mpi(const std::vector<std::string> &argv);
 RuntimePaths runtime_paths();
 

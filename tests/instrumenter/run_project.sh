@@ -6,6 +6,8 @@
 #              name the original files
 #   cmake-cxx: CMake with idb-cxx as compiler and linker launcher
 #   make-mpi:  make CC="idb-cc mpicc", run with mpirun -np 3
+#   cmake-mpi: CMake with FindMPI, gcc, and idb-cc as compiler and linker launcher (libmpi.so
+#              by full path on the link line), run with mpirun -np 3
 # usage: run_project.sh KIND NAME PROJECTS_DIR WORK_DIR IDB_CC PROFILE_PATHS [EXTRA_FLAGS...]
 set -euo pipefail
 kind=$1 name=$2 projects=$3 work=$4 idb_cc=$5 paths=$6
@@ -29,6 +31,13 @@ build() { # build DIR WRAPPER
       -DCMAKE_EXE_LINKER_FLAGS="$extra" "${launch[@]}" >/dev/null
     cmake --build "$dir/build" >/dev/null
     ln -sf build/app "$dir/app" ;;
+  cmake-mpi)
+    local launch=()
+    [[ -n $wrap ]] && launch=(-DCMAKE_C_COMPILER_LAUNCHER="$wrap" -DCMAKE_C_LINKER_LAUNCHER="$wrap")
+    cmake -S "$dir" -B "$dir/build" -G Ninja -DCMAKE_C_COMPILER=gcc -DCMAKE_C_FLAGS="$extra" \
+      -DCMAKE_EXE_LINKER_FLAGS="$extra" "${launch[@]}" >/dev/null
+    cmake --build "$dir/build" >/dev/null
+    ln -sf build/ring "$dir/ring" ;;
   esac
 }
 
@@ -37,7 +46,7 @@ run() { # run DIR -> DIR/out.txt
   case $kind in
   # Open MPI's own allocations outlive MPI_Finalize: LeakSanitizer would fail even the
   # pristine program in the sanitizer build.
-  make-mpi) (cd "$dir" && ASAN_OPTIONS=detect_leaks=0 IDB_OUT="$dir/run-%r.idbprof" mpirun -np 3 --oversubscribe ./ring >out.txt 2>err.txt) ;;
+  make-mpi | cmake-mpi) (cd "$dir" && ASAN_OPTIONS=detect_leaks=0 IDB_OUT="$dir/run-%r.idbprof" mpirun -np 3 --oversubscribe ./ring >out.txt 2>err.txt) ;;
   *) (cd "$dir" && IDB_OUT="$dir/run-0.idbprof" ./app >out.txt 2>err.txt) ;;
   esac
 }
@@ -48,7 +57,7 @@ run "$work/pristine"
 run "$work/instrumented"
 cmp "$work/pristine/out.txt" "$work/instrumented/out.txt" ||
   { diff -u "$work/pristine/out.txt" "$work/instrumented/out.txt"; exit 1; }
-if [[ $kind == make-mpi ]]; then
+if [[ $kind == *-mpi ]]; then
   # The wrapper linked libidb_mpi: the ranks merged into one profile, written by rank 0,
   # and the PMPI layer opened no node beside the instrumenter's COMM probes.
   profiles=("$work/instrumented"/run-*.idbprof)

@@ -61,6 +61,17 @@ TEST(Wrapper, MpiLinksAreToldByTheCompilerOrTheLibraries) {
   EXPECT_TRUE(links_mpi({"gcc", "a.o", "-lmpi"}));
   EXPECT_FALSE(links_mpi({"gcc", "a.o", "-lm"}));
   EXPECT_FALSE(links_mpi({"/opt/mpich/bin/gcc", "a.o"})) << "the folder does not count";
+  // CMake's FindMPI with a plain compiler: the library by full path, which the layer must
+  // precede; an MPI wrapper compiler: at the end, before the libraries it appends.
+  const char *lib = "/usr/lib/x86_64-linux-gnu/openmpi/lib/libmpi.so";
+  EXPECT_EQ(mpi_layer_position({"c++", "a.o", "-o", "app", lib}), 4u);
+  EXPECT_EQ(mpi_layer_position({"c++", "a.o", "libmpi_cxx.so.40", lib}), 2u);
+  EXPECT_EQ(mpi_layer_position({"cc", "a.o", "/opt/mpich/lib/libmpich.a"}), 2u);
+  EXPECT_EQ(mpi_layer_position({"mpicc", "a.o", "-o", "app"}), 4u);
+  EXPECT_EQ(mpi_layer_position({"gcc", "a.o", "-lm"}), std::nullopt);
+  EXPECT_FALSE(is_mpi_library("libmpi.c"));
+  EXPECT_FALSE(is_mpi_library("-L/opt/mpi/lib"));
+  EXPECT_TRUE(is_mpi_library("-lmpich"));
   ::setenv("IDB_MPI", "0", 1);
   EXPECT_FALSE(links_mpi({"mpicc", "a.o"}));
   ::setenv("IDB_MPI", "1", 1);
