@@ -223,6 +223,16 @@ bool links_mpi(const std::vector<std::string> &argv) {
   return mpi_layer_position(argv).has_value();
 }
 
+std::optional<std::string> one_word_compiler(const std::string &tool) {
+  if (tool.rfind("idb-", 0) != 0 || tool == "idb-cc" || tool == "idb-cxx" || tool.size() < 5)
+    return std::nullopt;
+  std::string compiler = tool.substr(4);
+  bool cxx = compiler.find("++") != std::string::npos || compiler == "mpicxx" ||
+             compiler == "mpiCC" || compiler == "c++";
+  const char *chosen = std::getenv(cxx ? "IDB_CXX" : "IDB_CC");
+  return chosen && *chosen ? std::string(chosen) : compiler;
+}
+
 namespace {
 
 // The compiler's exit status; a compiler that cannot be started is named, status 127 as a

@@ -59,6 +59,12 @@ std::optional<std::size_t> mpi_layer_position(const std::vector<std::string> &ar
 bool links_mpi(const std::vector<std::string> &argv);
 RuntimePaths runtime_paths();
 
+// The compiler under a one-word wrapper called `tool` (a file name: idb-gcc, idb-g++,
+// idb-clang, idb-clang++, idb-mpicc, idb-mpicxx, ...): IDB_CC for a C compiler's name,
+// IDB_CXX for a C++ one's, when set; else the name after "idb-". nullopt for the prefix
+// forms idb-cc and idb-cxx, which take the compiler as their first argument.
+std::optional<std::string> one_word_compiler(const std::string &tool);
+
 // Runs the wrapper: `argv` is COMPILER ARGS... Returns the exit status to use; messages
 // go to `err` prefixed with `tool` ("idb-cc").
 int run_wrapper(const std::vector<std::string> &argv, const std::string &tool, std::ostream &err);

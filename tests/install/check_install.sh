@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the build tree into a temporary prefix, then builds a user's project against
 # it twice: through find_package(idb) and through pkg-config, and runs both; with MPI,
-# the same for an MPI program through idb::mpi and idb-mpi under mpirun.
+# the same for an MPI program through idb::mpi and idb-mpi under mpirun; and a program
+# built through the installed one-word wrapper idb-gcc.
 # Usage: check_install.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
 build=$1
@@ -36,4 +37,14 @@ if [[ -x consumer/consumer_mpi ]]; then
   "$work/prefix/bin/idb" show pc_mpi.idbprof | grep -q "ranks 2"
 fi
 "$work/prefix/bin/idb" show pc.idbprof | grep -q "main"
+# The installed one-word wrapper, as ./configure CC=idb-gcc would call it, finds the
+# installed runtime beside itself. (Built only with the instrumenter.)
+if [[ -x $work/prefix/bin/idb-cc ]]; then
+  for name in idb-gcc idb-g++ idb-clang idb-clang++ idb-mpicc idb-mpicxx; do
+    [[ -L $work/prefix/bin/$name ]] || { echo "missing $name"; exit 1; }
+  done
+  "$work/prefix/bin/idb-gcc" -std=c99 -O1 "$here/consumer/app.c" -o word_app
+  IDB_OUT="$work/word.idbprof" ./word_app
+  "$work/prefix/bin/idb" show word.idbprof | grep -q "main"
+fi
 echo "install check passed"

@@ -6,6 +6,7 @@
 #              name the original files
 #   cmake-cxx: CMake with idb-cxx as compiler and linker launcher
 #   make-mpi:  make CC="idb-cc mpicc", run with mpirun -np 3
+#   make-mpi-word: make CC=idb-mpicc (the one-word wrapper beside IDB_CC), run the same way
 #   cmake-mpi: CMake with FindMPI, gcc, and idb-cc as compiler and linker launcher (libmpi.so
 #              by full path on the link line), run with mpirun -np 3
 # usage: run_project.sh KIND NAME PROJECTS_DIR WORK_DIR IDB_CC PROFILE_PATHS [EXTRA_FLAGS...]
@@ -24,6 +25,7 @@ build() { # build DIR WRAPPER
   case $kind in
   make-c) make -s -C "$dir" CC="$wrap${wrap:+ }gcc" CFLAGS="$cflags" ;;
   make-mpi) make -s -C "$dir" CC="$wrap${wrap:+ }mpicc" CFLAGS="$cflags" ;;
+  make-mpi-word) make -s -C "$dir" CC="${wrap:+$(dirname "$wrap")/idb-}mpicc" CFLAGS="$cflags" ;;
   cmake-cxx)
     local launch=()
     [[ -n $wrap ]] && launch=(-DCMAKE_CXX_COMPILER_LAUNCHER="$wrap" -DCMAKE_CXX_LINKER_LAUNCHER="$wrap")
@@ -46,7 +48,7 @@ run() { # run DIR -> DIR/out.txt
   case $kind in
   # Open MPI's own allocations outlive MPI_Finalize: LeakSanitizer would fail even the
   # pristine program in the sanitizer build.
-  make-mpi | cmake-mpi) (cd "$dir" && ASAN_OPTIONS=detect_leaks=0 IDB_OUT="$dir/run-%r.idbprof" mpirun -np 3 --oversubscribe ./ring >out.txt 2>err.txt) ;;
+  *-mpi | *-mpi-word) (cd "$dir" && ASAN_OPTIONS=detect_leaks=0 IDB_OUT="$dir/run-%r.idbprof" mpirun -np 3 --oversubscribe ./ring >out.txt 2>err.txt) ;;
   *) (cd "$dir" && IDB_OUT="$dir/run-0.idbprof" ./app >out.txt 2>err.txt) ;;
   esac
 }
@@ -57,7 +59,7 @@ run "$work/pristine"
 run "$work/instrumented"
 cmp "$work/pristine/out.txt" "$work/instrumented/out.txt" ||
   { diff -u "$work/pristine/out.txt" "$work/instrumented/out.txt"; exit 1; }
-if [[ $kind == *-mpi ]]; then
+if [[ $kind == *-mpi || $kind == *-mpi-word ]]; then
   # The wrapper linked libidb_mpi: the ranks merged into one profile, written by rank 0,
   # and the PMPI layer opened no node beside the instrumenter's COMM probes.
   profiles=("$work/instrumented"/run-*.idbprof)

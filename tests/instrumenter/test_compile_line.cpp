@@ -54,6 +54,23 @@ TEST(CompileLine, DependencyFileAsGccNamesIt) {
   EXPECT_EQ("", parse_compile_line({"-c", "a.c"}).dep_file);
 }
 
+TEST(Wrapper, OneWordWrappersNameTheirCompiler) {
+  ::unsetenv("IDB_CC");
+  ::unsetenv("IDB_CXX");
+  EXPECT_EQ(one_word_compiler("idb-gcc"), "gcc");
+  EXPECT_EQ(one_word_compiler("idb-mpicxx"), "mpicxx");
+  EXPECT_EQ(one_word_compiler("idb-clang++"), "clang++");
+  EXPECT_EQ(one_word_compiler("idb-cc"), std::nullopt) << "the prefix forms take an argument";
+  EXPECT_EQ(one_word_compiler("idb-cxx"), std::nullopt);
+  EXPECT_EQ(one_word_compiler("gcc"), std::nullopt);
+  ::setenv("IDB_CC", "/opt/gcc-13/bin/gcc", 1);
+  ::setenv("IDB_CXX", "/opt/gcc-13/bin/g++", 1);
+  EXPECT_EQ(one_word_compiler("idb-mpicc"), "/opt/gcc-13/bin/gcc");
+  EXPECT_EQ(one_word_compiler("idb-g++"), "/opt/gcc-13/bin/g++");
+  ::unsetenv("IDB_CC");
+  ::unsetenv("IDB_CXX");
+}
+
 TEST(Wrapper, MpiLinksAreToldByTheCompilerOrTheLibraries) {
   ::unsetenv("IDB_MPI");
   EXPECT_TRUE(links_mpi({"mpicc", "a.o", "-o", "app"}));
