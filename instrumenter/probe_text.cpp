@@ -3,6 +3,7 @@
 #include "probe_id.hpp"
 #include "rules.hpp"
 
+#include <cctype>
 #include <clang/AST/StmtCXX.h>
 #include <clang/Lex/Lexer.h>
 
@@ -124,19 +125,61 @@ StmtRange source_range(const FunctionContext &ctx, const Stmt &stmt, bool statem
 
 } // namespace
 
+namespace {
+
+// The start of the logical line that holds text[at - 1]: lines joined by a backslash
+// before their newline count as one.
+size_t logical_line_start(const std::string &text, size_t at) {
+  size_t line = at == 0 ? std::string::npos : text.rfind('\n', at - 1);
+  while (line != std::string::npos && line > 0) {
+    size_t end = line; // the newline ending the physical line before
+    if (end > 0 && text[end - 1] == '\r') --end;
+    if (end == 0 || text[end - 1] != '\\') break;
+    line = text.rfind('\n', end - 1);
+  }
+  return line == std::string::npos ? 0 : line + 1;
+}
+
+// The directive a line starts with ("pragma", "ifdef", ...), or "" when it is none.
+std::string directive_of(const std::string &text, size_t first) {
+  if (text[first] != '#') return "";
+  size_t word = text.find_first_not_of(" \t", first + 1);
+  if (word == std::string::npos) return "";
+  size_t end = word;
+  while (end < text.size() && std::isalpha(static_cast<unsigned char>(text[end])))
+    ++end;
+  return text.substr(word, end - word);
+}
+
+bool is_conditional(const std::string &directive) {
+  return directive == "if" || directive == "ifdef" || directive == "ifndef" ||
+         directive == "elif" || directive == "else" || directive == "endif";
+}
+
+} // namespace
+
 bool follows_pragma(const std::string &text, unsigned offset) {
   size_t at = offset;
-  while (at > 0 && (text[at - 1] == ' ' || text[at - 1] == '\t' || text[at - 1] == '\n' ||
-                    text[at - 1] == '\r'))
-    --at;
-  size_t line = text.rfind('\n', at == 0 ? 0 : at - 1);
-  line = line == std::string::npos ? 0 : line + 1;
-  size_t first = text.find_first_not_of(" \t", line);
-  if (first == std::string::npos || first >= at) return false;
-  if (text.compare(first, 7, "_Pragma") == 0) return true;
-  if (text[first] != '#') return false;
-  size_t word = text.find_first_not_of(" \t", first + 1);
-  return word != std::string::npos && text.compare(word, 6, "pragma") == 0;
+  for (;;) {
+    while (at > 0 && std::isspace(static_cast<unsigned char>(text[at - 1])))
+      --at;
+    if (at == 0) return false;
+    if (at >= 2 && text.compare(at - 2, 2, "*/") == 0) { // a block comment between
+      size_t open = text.rfind("/*", at - 2);
+      if (open == std::string::npos) return false;
+      at = open;
+      continue;
+    }
+    size_t line = logical_line_start(text, at);
+    size_t first = text.find_first_not_of(" \t", line);
+    if (first == std::string::npos || first >= at) return false;
+    if (text.compare(first, 7, "_Pragma") == 0) return true;
+    std::string directive = directive_of(text, first);
+    if (directive == "pragma") return true;
+    // A conditional around the pragma (`#ifdef _OPENMP`), or a line comment: look above.
+    if (!is_conditional(directive) && text.compare(first, 2, "//") != 0) return false;
+    at = line;
+  }
 }
 
 StmtRange statement_range(const FunctionContext &ctx, const Stmt &stmt) {
@@ -151,6 +194,8 @@ std::string wrap_statement(const FunctionContext &ctx, const Stmt &stmt, const C
                            int rank, Edits &edits) {
   StmtRange range = statement_range(ctx, stmt);
   if (!range.error.empty()) return range.error;
+  // `#pragma omp atomic` or `critical` before `x = f(x);`: a block would take its place.
+  if (follows_pragma(*ctx.text, range.begin)) return "a #pragma applies to the statement";
   if (!edits.claim(range.begin, range.end)) return "the statement already holds a probe";
   edits.insert(range.begin, rank, "{ " + scope_text(c, ctx.cxx) + " ");
   edits.insert(range.end, -rank - 1, " }");

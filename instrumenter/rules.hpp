@@ -79,8 +79,10 @@ StmtRange statement_range(const FunctionContext &ctx, const clang::Stmt &stmt);
 // The same for an expression, without looking for a `;`.
 StmtRange expression_range(const FunctionContext &ctx, const clang::Expr &expr);
 
-// True when the line before `offset` is a `#pragma` (omp, unroll, ivdep, ...): it applies
-// to the statement that follows, which must stay right after it.
+// True when the line before `offset` is a `#pragma` or `_Pragma` (omp, unroll, ivdep, ...),
+// also with preprocessor conditionals (`#ifdef _OPENMP` ... `#endif`) or comments between,
+// or a pragma continued by backslashes: it applies to the statement that follows, which
+// must stay right after it, whichever way the conditionals go.
 bool follows_pragma(const std::string &text, unsigned offset);
 
 // Wraps a statement as `{ probe; stmt }`. Returns "" or why not.

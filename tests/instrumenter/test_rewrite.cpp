@@ -220,6 +220,52 @@ int q(int c) {
   EXPECT_EQ(expected, abbreviate(out.substr(0, out.find("\n/* idb-instrument: this file"))));
 }
 
+// A pragma governs the statement after it also through #ifdef ... #endif, comments and a
+// backslash-continued line: wrapping that statement in a block would hand the pragma the
+// block (GCC: "for, while or do statement expected"), however the conditionals go.
+TEST(Rewrite, APragmaKeepsItsStatementThroughConditionalsAndComments) {
+  const char *input = R"(int f(int);
+int p(int n, int *a) {
+  int i, s = 0;
+#ifdef USE_UNROLL
+#pragma GCC unroll 4
+#endif
+  for (i = 0; i < n; i++) a[i] = 0;
+  /* a comment */
+#pragma GCC ivdep
+  // and another
+  for (i = 0; i < n; i++) a[i] += 1;
+#pragma omp parallel for \
+    schedule(static)
+  for (i = 0; i < n; i++) a[i] += 2;
+#ifdef _OPENMP
+#pragma omp critical
+#endif
+  s = f(s);
+#if 0
+#else
+  for (i = 0; i < n; i++) a[i] += 3;
+#endif
+  return s;
+}
+)";
+  auto sel = parse_selection("include loop\ninclude call", "sel");
+  FileResult r = run_on_text(input, "t.c", {}, sel.selection, true);
+  ASSERT_EQ("", r.error);
+  std::string out = r.output.substr(prelude("t.c").size());
+  out = abbreviate(out.substr(0, out.find("\n/* idb-instrument: this file")));
+  // Only the loop after `#else`, which no pragma governs, is wrapped.
+  std::string expected = input;
+  std::string last = "  for (i = 0; i < n; i++) a[i] += 3;";
+  expected.replace(expected.find(last), last.size(),
+                   "  { <LOOP for loop in p [t.c:21]> for (i = 0; i < n; i++) a[i] += 3; }");
+  EXPECT_EQ(expected, out);
+  int pragma_skips = 0;
+  for (const Candidate &c : r.candidates)
+    if (c.skipped.find("a #pragma applies") == 0) ++pragma_skips;
+  EXPECT_EQ(pragma_skips, 4); // three loops and the call under `omp critical`
+}
+
 TEST(Rewrite, LabelsOnlyMatterWhenAGotoOutsideNamesThem) {
   const char *input = R"(int g(int n) {
   int i, s = 0;
