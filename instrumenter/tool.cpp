@@ -6,6 +6,8 @@
 #include "unit.hpp"
 
 #include <clang/AST/ASTConsumer.h>
+#include <clang/Basic/Diagnostic.h>
+#include <clang/Basic/SourceManager.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/FrontendAction.h>
 #include <clang/Tooling/CompilationDatabase.h>
@@ -15,6 +17,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
 
 namespace idb::instr {
 
@@ -30,10 +33,38 @@ std::string absolute(const std::string &path) {
   return ec ? path : abs.lexically_normal().string();
 }
 
+// Clang's diagnostics when they are to stay quiet: nothing printed, the first error kept
+// as "file:line:column: message" for the one line that says why a file was not
+// instrumented.
+class QuietDiagnostics : public DiagnosticConsumer {
+public:
+  explicit QuietDiagnostics(std::shared_ptr<std::string> first_error)
+      : first_error_(std::move(first_error)) {}
+  void HandleDiagnostic(DiagnosticsEngine::Level level, const Diagnostic &info) override {
+    DiagnosticConsumer::HandleDiagnostic(level, info);
+    if (level < DiagnosticsEngine::Error || !first_error_->empty()) return;
+    llvm::SmallString<200> message;
+    info.FormatDiagnostic(message);
+    std::string where;
+    if (info.hasSourceManager() && info.getLocation().isValid()) {
+      PresumedLoc at = info.getSourceManager().getPresumedLoc(info.getLocation());
+      if (at.isValid())
+        where = std::string(at.getFilename()) + ":" + std::to_string(at.getLine()) + ":" +
+                std::to_string(at.getColumn()) + ": ";
+    }
+    *first_error_ = where + message.str().str();
+  }
+
+private:
+  std::shared_ptr<std::string> first_error_; // shared: the engine may outlive the action
+};
+
 class Consumer : public ASTConsumer {
 public:
-  Consumer(CompilerInstance &ci, std::string file, const ToolOptions &options, Results &results)
-      : ci_(ci), file_(std::move(file)), options_(options), results_(results) {}
+  Consumer(CompilerInstance &ci, std::string file, const ToolOptions &options, Results &results,
+           std::shared_ptr<const std::string> first_error)
+      : ci_(ci), file_(std::move(file)), options_(options), results_(results),
+        first_error_(std::move(first_error)) {}
 
   void HandleTranslationUnit(ASTContext &ast) override {
     std::string key = absolute(file_);
@@ -43,7 +74,9 @@ public:
       if (absolute(f) == key) given = f;
     if (ci_.getDiagnostics().hasErrorOccurred()) {
       results_[key].file = given;
-      results_[key].error = given + " does not compile (Clang's errors are above)";
+      results_[key].error = options_.quiet
+                                ? given + " does not compile with Clang: " + *first_error_
+                                : given + " does not compile (Clang's errors are above)";
       return;
     }
     results_[key] = instrument_unit(ast, given, options_.selection, options_.apply);
@@ -54,6 +87,7 @@ private:
   std::string file_;
   const ToolOptions &options_;
   Results &results_;
+  std::shared_ptr<const std::string> first_error_;
 };
 
 class Action : public ASTFrontendAction {
@@ -61,12 +95,17 @@ public:
   Action(const ToolOptions &options, Results &results) : options_(options), results_(results) {}
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &ci,
                                                  llvm::StringRef file) override {
-    return std::make_unique<Consumer>(ci, file.str(), options_, results_);
+    if (options_.quiet) { // before parsing: the file's own warnings and errors stay quiet
+      ci.getDiagnostics().setClient(new QuietDiagnostics(first_error_), true);
+      ci.getDiagnosticOpts().ShowCarets = false; // also no "1 error generated."
+    }
+    return std::make_unique<Consumer>(ci, file.str(), options_, results_, first_error_);
   }
 
 private:
   const ToolOptions &options_;
   Results &results_;
+  std::shared_ptr<std::string> first_error_ = std::make_shared<std::string>();
 };
 
 class Factory : public tooling::FrontendActionFactory {
@@ -111,7 +150,7 @@ const char *resource_dir() {
 
 FileResult run_on_text(const std::string &code, const std::string &file,
                        const std::vector<std::string> &flags, const Selection &selection,
-                       bool apply) {
+                       bool apply, bool quiet) {
   if (auto refused = refusal(file, code); !refused.empty()) {
     FileResult r;
     r.file = file;
@@ -123,6 +162,7 @@ FileResult run_on_text(const std::string &code, const std::string &file,
   options.flags = flags;
   options.selection = selection;
   options.apply = apply;
+  options.quiet = quiet;
   Results results;
   std::vector<std::string> args = {std::string("-resource-dir=") + resource_dir(),
                                    "-Wno-unknown-warning-option"};

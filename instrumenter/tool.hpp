@@ -18,6 +18,9 @@ struct ToolOptions {
   std::vector<std::string> flags; // compiler flags without the file names
   Selection selection;
   bool apply = false;
+  // Clang's diagnostics are kept quiet (the compiler wrappers: the real compiler speaks
+  // for the code); a file that does not parse has its first error in FileResult::error.
+  bool quiet = false;
 };
 
 // One result per file, in the order given. A file that does not parse gets an error;
@@ -28,7 +31,7 @@ std::vector<FileResult> run_tool(const ToolOptions &options);
 // `flags`; what the tests and the compiler wrappers use.
 FileResult run_on_text(const std::string &code, const std::string &file,
                        const std::vector<std::string> &flags, const Selection &selection,
-                       bool apply);
+                       bool apply, bool quiet = false);
 
 // The Clang resource directory this build uses.
 const char *resource_dir();

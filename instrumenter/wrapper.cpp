@@ -111,7 +111,7 @@ std::string instrument_source(const CompileLine::Source &source, const std::stri
   for (const auto &dir : compiler_include_dirs(compiler, source.cxx, line.parse_flags))
     flags.insert(flags.end(), {"-idirafter", dir});
   flags.insert(flags.end(), {"-x", source.cxx ? "c++" : "c"});
-  FileResult r = run_on_text(text.str(), source.path, flags, sel, true);
+  FileResult r = run_on_text(text.str(), source.path, flags, sel, true, true);
   if (!r.error.empty()) {
     error = r.error;
     return "";
@@ -141,10 +141,19 @@ struct Command {
   std::vector<std::pair<std::string, std::string>> renames; // instrumented copy -> source
 };
 
+// True with IDB_STRICT=1: a source that cannot be instrumented fails the build.
+bool strict() {
+  const char *value = std::getenv("IDB_STRICT");
+  return value && std::string(value) == "1";
+}
+
 // The compiler command with every source instrumented into `temp`, the runtime's header
-// and, when linking, the runtime. Returns "" or why a source cannot be instrumented.
+// and, when linking, the runtime. A source that cannot be instrumented (Clang cannot parse
+// what the real compiler builds, say) is compiled as it is, and a line saying so goes to
+// `notes`; with IDB_STRICT=1 the command is refused instead. Returns "" or why not.
 std::string build_command(const std::vector<std::string> &argv, const CompileLine &line,
-                          const Selection &sel, const std::string &temp, Command &command) {
+                          const Selection &sel, const std::string &temp, Command &command,
+                          std::vector<std::string> &notes) {
   std::vector<std::string> args(argv.begin() + 1, argv.end());
   RuntimePaths runtime = runtime_paths();
   std::vector<std::string> extra = instrumented_flags(runtime);
@@ -153,7 +162,12 @@ std::string build_command(const std::vector<std::string> &argv, const CompileLin
     std::string folder = temp + "/" + std::to_string(n), error;
     fs::create_directories(folder);
     std::string out = instrument_source(source, argv[0], line, sel, folder, error);
-    if (out.empty()) return "cannot instrument " + source.path + ": " + error;
+    if (out.empty() && strict()) return "cannot instrument " + source.path + ": " + error;
+    if (out.empty()) {
+      if (error.rfind(source.path + " ", 0) == 0) error.erase(0, source.path.size() + 1);
+      notes.push_back(source.path + " not instrumented: " + error);
+      continue;
+    }
     args[source.index] = out;
     command.renames.emplace_back(out, source.path);
     // Quoted includes of the original folder first, as if compiling it in place; debug
@@ -270,7 +284,10 @@ int run_wrapper(const std::vector<std::string> &argv, const std::string &tool, s
     return 1;
   }
   Command command;
-  std::string error = build_command(argv, line, sel.selection, temp.path(), command);
+  std::vector<std::string> notes;
+  std::string error = build_command(argv, line, sel.selection, temp.path(), command, notes);
+  for (const std::string &note : notes)
+    err << tool << ": " << note << "\n";
   if (!error.empty()) {
     err << tool << ": " << error << "\n";
     return 1;

@@ -87,10 +87,24 @@ if [[ $kind == make-c ]]; then
   # Dependency files name the user's source, not the temporary copy.
   (cd "$work" && "$idb_cc" gcc -MMD -c warn.c -o deps.o 2>/dev/null)
   grep -q '^deps.o: warn.c' "$work/deps.d" || { echo "deps.d:"; cat "$work/deps.d"; exit 1; }
-  # A file that does not compile fails the build with the reason; nothing is left behind.
+  # A file that does not compile fails the build with the real compiler's own error, after
+  # one line saying it was not instrumented; IDB_STRICT=1 fails it before the compiler.
   printf 'int main(void) { return missing; }\n' >"$work/bad.c"
   if (cd "$work" && "$idb_cc" gcc -c bad.c 2>bad.txt); then echo "bad.c built"; exit 1; fi
-  grep -q "idb-cc: cannot instrument bad.c: bad.c does not compile" "$work/bad.txt"
+  grep -q "^idb-cc: bad.c not instrumented: does not compile with Clang: bad.c:1:25: use of undeclared identifier 'missing'" "$work/bad.txt" ||
+    { echo "bad.txt:"; cat "$work/bad.txt"; exit 1; }
+  grep -q "^bad.c:1:25: error: .missing. undeclared" "$work/bad.txt"
+  if (cd "$work" && IDB_STRICT=1 "$idb_cc" gcc -c bad.c 2>strict.txt); then exit 1; fi
+  grep -q "^idb-cc: cannot instrument bad.c: bad.c does not compile with Clang" "$work/strict.txt"
+  # Never break a build: what GCC builds and Clang cannot parse (a nested function, a GNU
+  # C extension) is built as it is, with one line, and no Clang warning is shown.
+  printf 'int f(int x) {\n  int g(int y) { return y + x; }\n  return g(1);\n}\n' >"$work/gnu.c"
+  (cd "$work" && "$idb_cc" gcc -c gnu.c -o gnu.o 2>gnu.txt) || { cat "$work/gnu.txt"; exit 1; }
+  [[ $(wc -l <"$work/gnu.txt") == 1 ]] || { echo "gnu.txt:"; cat "$work/gnu.txt"; exit 1; }
+  grep -q "^idb-cc: gnu.c not instrumented: does not compile with Clang: gnu.c:2:" "$work/gnu.txt"
+  printf '#ifndef A_H\n#define B_H\nint h(void);\n#endif\nint h(void) { return 2; }\n' >"$work/guard.c"
+  (cd "$work" && "$idb_cc" gcc -c guard.c -o guard.o 2>guard.txt)
+  [[ ! -s $work/guard.txt ]] || { echo "Clang spoke:"; cat "$work/guard.txt"; exit 1; }
   # The selection from the environment: none selected, no probes; a bad one fails.
   (cd "$work/pristine" && IDB_SELECTION='exclude all' "$idb_cc" gcc -c main.c -Ilib -o none.o)
   nm "$work/pristine/none.o" >"$work/none.nm"
