@@ -6,6 +6,8 @@
 #include <clang/AST/Expr.h>
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/StmtCXX.h>
+#include <clang/AST/StmtOpenMP.h>
+#include <clang/Basic/OpenMPKinds.h>
 
 #include <map>
 #include <set>
@@ -57,6 +59,20 @@ const CallExpr *top_call(const Stmt *s, const Stmt *parent, CallForm &form) {
   return call;
 }
 
+// The statement an OpenMP directive governs, as written (with -fopenmp Clang wraps it in
+// captured regions): a worksharing loop's `for`, a parallel region's block, an atomic's
+// expression. nullptr where nothing below may be probed: standalone directives (barrier,
+// flush), `simd` loops and `collapse`d nests (a probe would break the loop's form), and
+// `target` regions (code for another device).
+const Stmt *openmp_block(const OMPExecutableDirective &omp) {
+  OpenMPDirectiveKind kind = omp.getDirectiveKind();
+  if (omp.isStandaloneDirective() || !omp.hasAssociatedStmt()) return nullptr;
+  if (isOpenMPSimdDirective(kind) || isOpenMPTargetExecutionDirective(kind)) return nullptr;
+  if (auto *loop = dyn_cast<OMPLoopBasedDirective>(&omp); loop && loop->getLoopsNumber() > 1)
+    return nullptr;
+  return omp.getRawStmt();
+}
+
 class Walker {
 public:
   FunctionScan scan;
@@ -96,6 +112,8 @@ private:
       statement(sc->getSubStmt(), s, depth);
     } else if (auto *a = dyn_cast<AttributedStmt>(s)) {
       statement(a->getSubStmt(), s, depth);
+    } else if (auto *omp = dyn_cast<OMPExecutableDirective>(s)) {
+      if (const Stmt *block = openmp_block(*omp)) statement(block, s, depth);
     } else if (auto *t = dyn_cast<CXXTryStmt>(s)) {
       statement(t->getTryBlock(), s, depth);
       for (unsigned h = 0; h < t->getNumHandlers(); ++h)

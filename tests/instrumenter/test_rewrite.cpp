@@ -266,6 +266,40 @@ int p(int n, int *a) {
   EXPECT_EQ(pragma_skips, 4); // three loops and the call under `omp critical`
 }
 
+// With -fopenmp Clang wraps a directive's statement in captured regions: the loops and
+// calls inside a worksharing loop are still candidates (the loop itself stays right after
+// its pragma), and nothing inside a `simd` loop or a `collapse`d nest is.
+TEST(Rewrite, OpenMpRegionsKeepTheirCandidates) {
+  const char *input = R"(double g(double);
+double p(int n, double *a) {
+  double s = 0;
+  int i, j;
+#pragma omp parallel for reduction(+ : s)
+  for (i = 0; i < n; i++) {
+    for (j = 0; j < 4; j++) a[i] += g(a[j]);
+    s += a[i];
+  }
+#pragma omp simd
+  for (i = 0; i < n; i++) a[i] = g(a[i]);
+#pragma omp parallel for collapse(2)
+  for (i = 0; i < n; i++)
+    for (j = 0; j < n; j++) a[i] += g(a[j]);
+  return s;
+}
+)";
+  auto sel = parse_selection("include loop\ninclude call", "sel");
+  FileResult r = run_on_text(input, "t.c", {"-fopenmp"}, sel.selection, true);
+  ASSERT_EQ("", r.error);
+  std::string out = r.output.substr(prelude("t.c").size());
+  out = abbreviate(out.substr(0, out.find("\n/* idb-instrument: this file")));
+  std::string expected = input;
+  std::string inner = "    for (j = 0; j < 4; j++) a[i] += g(a[j]);";
+  expected.replace(expected.find(inner), inner.size(),
+                   "    { <LOOP for loop in p [t.c:7]> for (j = 0; j < 4; j++) "
+                   "{ <CALL g(...) in p [t.c:7]> a[i] += g(a[j]); } }");
+  EXPECT_EQ(expected, out);
+}
+
 TEST(Rewrite, LabelsOnlyMatterWhenAGotoOutsideNamesThem) {
   const char *input = R"(int g(int n) {
   int i, s = 0;
