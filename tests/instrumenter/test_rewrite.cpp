@@ -28,10 +28,11 @@ std::string abbreviate(std::string text) {
 
 // The instrumented body of `code` (without prelude and registration), or the error.
 std::string instrument(const std::string &code, const std::string &selection,
-                       const std::string &file = "t.c") {
+                       const std::string &file = "t.c",
+                       const std::vector<std::string> &flags = {}) {
   auto sel = parse_selection(selection, "sel");
   EXPECT_EQ("", sel.error);
-  FileResult r = run_on_text(code, file, {}, sel.selection, true);
+  FileResult r = run_on_text(code, file, flags, sel.selection, true);
   if (!r.error.empty()) return "error: " + r.error;
   std::string out = r.output.substr(prelude(file).size());
   auto reg = out.find("\n/* idb-instrument: this file's probes");
@@ -287,11 +288,7 @@ double p(int n, double *a) {
   return s;
 }
 )";
-  auto sel = parse_selection("include loop\ninclude call", "sel");
-  FileResult r = run_on_text(input, "t.c", {"-fopenmp"}, sel.selection, true);
-  ASSERT_EQ("", r.error);
-  std::string out = r.output.substr(prelude("t.c").size());
-  out = abbreviate(out.substr(0, out.find("\n/* idb-instrument: this file")));
+  std::string out = instrument(input, "include loop\ninclude call", "t.c", {"-fopenmp"});
   std::string expected = input;
   std::string inner = "    for (j = 0; j < 4; j++) a[i] += g(a[j]);";
   expected.replace(expected.find(inner), inner.size(),
