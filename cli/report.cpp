@@ -157,11 +157,11 @@ void print_merged_line(std::ostream &out, const std::string &what, const profile
 // single CFH is printed as it is; several lose their spreads in the merge (a rank's values
 // in two CFHs cannot be added up from two spreads), and the report says so.
 void print_aggregate(std::ostream &out, profile::Profile run, const profile::TreeOptions &tree) {
-  if (is_summary(run) && run.cfhs.size() == 1) {
+  std::vector<analysis::Tree> trees = analysis::aggregate_trees(run);
+  if (trees.size() == 1 && !trees[0].merged) { // a summary run's one CFH, spread and all
     print_run(out, run, tree);
     return;
   }
-  std::vector<analysis::Tree> trees = analysis::aggregate_trees(run);
   bool summary = is_summary(run);
   run.cfhs.clear();
   profile::print_profile(out, run, tree);

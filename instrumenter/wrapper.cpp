@@ -233,10 +233,6 @@ std::optional<std::size_t> mpi_layer_position(const std::vector<std::string> &ar
   return std::nullopt;
 }
 
-bool links_mpi(const std::vector<std::string> &argv) {
-  return mpi_layer_position(argv).has_value();
-}
-
 std::optional<std::string> one_word_compiler(const std::string &tool) {
   if (tool.rfind("idb-", 0) != 0 || tool == "idb-cc" || tool == "idb-cxx" || tool.size() < 5)
     return std::nullopt;

@@ -54,9 +54,6 @@ bool is_mpi_library(const std::string &arg);
 // in the environment means no MPI program; IDB_MPI=1, one even with neither sign.
 std::optional<std::size_t> mpi_layer_position(const std::vector<std::string> &argv);
 
-// Whether a link step builds an MPI program (mpi_layer_position has a value). Such a link
-// also gets libidb_mpi (docs/mpi.md).
-bool links_mpi(const std::vector<std::string> &argv);
 RuntimePaths runtime_paths();
 
 // The compiler under a one-word wrapper called `tool` (a file name: idb-gcc, idb-g++,

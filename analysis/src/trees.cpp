@@ -86,7 +86,7 @@ std::vector<Tree> aggregate_trees(const profile::Profile &run) {
   }
   std::vector<Tree> trees;
   auto add = [&](std::string title, const std::vector<const profile::Cfh *> &sources) {
-    trees.push_back({std::move(title), merge_cfhs(sources), sources.size(), true, std::nullopt});
+    trees.push_back({std::move(title), merge_cfhs(sources), true});
   };
   if (!threads.empty())
     add("all " + std::to_string(threads.size()) + " thread CFHs merged by probe path", threads);
@@ -107,7 +107,7 @@ std::vector<Tree> cfh_trees(const profile::Profile &run, std::optional<int> rank
   std::vector<Tree> trees;
   for (std::size_t i = 0; i < run.cfhs.size(); ++i)
     if (!rank || run.cfhs[i].rank == *rank)
-      trees.push_back({cfh_title(run.cfhs[i]), run.cfhs[i], 1, false, i});
+      trees.push_back({cfh_title(run.cfhs[i]), run.cfhs[i], false});
   return trees;
 }
 

@@ -106,6 +106,11 @@ TEST(Screenshot, ExportsTheTreesOfTheRunAsAWhole) {
   EXPECT_EQ(text.rfind("category,rank 0,rank 1\n", 0), 0u) << text;
   // main() on rank 0: 9 s in its thread and 9 in the object; rank 1: its thread's 9 s.
   EXPECT_NE(text.find("\nmain(),18,9\n"), std::string::npos) << text;
+  // A file that cannot be written: one line, exit 1.
+  r = run_gui({"--db", QString::fromStdString(db->url()), "--export",
+               QString::fromStdString(dir.file("no/such/folder/tree.csv")), "--view", "tree"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_TRUE(r.err.contains("cannot write")) << r.err.toStdString();
 }
 
 TEST(Screenshot, RefusesWhatItCannotDo) {

@@ -73,11 +73,12 @@ TEST(Wrapper, OneWordWrappersNameTheirCompiler) {
 
 TEST(Wrapper, MpiLinksAreToldByTheCompilerOrTheLibraries) {
   ::unsetenv("IDB_MPI");
-  EXPECT_TRUE(links_mpi({"mpicc", "a.o", "-o", "app"}));
-  EXPECT_TRUE(links_mpi({"/usr/bin/mpicxx", "a.o"}));
-  EXPECT_TRUE(links_mpi({"gcc", "a.o", "-lmpi"}));
-  EXPECT_FALSE(links_mpi({"gcc", "a.o", "-lm"}));
-  EXPECT_FALSE(links_mpi({"/opt/mpich/bin/gcc", "a.o"})) << "the folder does not count";
+  EXPECT_TRUE(mpi_layer_position({"mpicc", "a.o", "-o", "app"}).has_value());
+  EXPECT_TRUE(mpi_layer_position({"/usr/bin/mpicxx", "a.o"}).has_value());
+  EXPECT_TRUE(mpi_layer_position({"gcc", "a.o", "-lmpi"}).has_value());
+  EXPECT_FALSE(mpi_layer_position({"gcc", "a.o", "-lm"}).has_value());
+  EXPECT_FALSE(mpi_layer_position({"/opt/mpich/bin/gcc", "a.o"}).has_value())
+      << "the folder does not count";
   // CMake's FindMPI with a plain compiler: the library by full path, which the layer must
   // precede; an MPI wrapper compiler: at the end, before the libraries it appends.
   const char *lib = "/usr/lib/x86_64-linux-gnu/openmpi/lib/libmpi.so";
@@ -90,8 +91,8 @@ TEST(Wrapper, MpiLinksAreToldByTheCompilerOrTheLibraries) {
   EXPECT_FALSE(is_mpi_library("-L/opt/mpi/lib"));
   EXPECT_TRUE(is_mpi_library("-lmpich"));
   ::setenv("IDB_MPI", "0", 1);
-  EXPECT_FALSE(links_mpi({"mpicc", "a.o"}));
+  EXPECT_FALSE(mpi_layer_position({"mpicc", "a.o"}).has_value());
   ::setenv("IDB_MPI", "1", 1);
-  EXPECT_TRUE(links_mpi({"gcc", "a.o"}));
+  EXPECT_TRUE(mpi_layer_position({"gcc", "a.o"}).has_value());
   ::unsetenv("IDB_MPI");
 }

@@ -60,6 +60,13 @@ TEST(NoMpiLayer, LoadCombineStoresTheRanksAsOneRunOrNothing) {
   EXPECT_EQ(store::query(*db, "SELECT count(DISTINCT rank) FROM cfh_instances").rows.at(0).at(0),
             "4");
 
+  // The same rank twice is not a run: refused whole.
+  r = run_command(run.dir, {IDB_TEST_CLI, "load", "--db", run.dir.file("runs.db"), "--combine",
+                            "--label", "twice", rank_file(run, 1), rank_file(run, 1)});
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find("cannot combine the files into one run"), std::string::npos) << r.output;
+  EXPECT_TRUE(store::query(*db, "SELECT 1 FROM runs WHERE label = 'twice'").rows.empty());
+
   // A damaged rank file: nothing of the run is stored.
   std::ofstream(rank_file(run, 2), std::ios::binary | std::ios::trunc) << "not a profile";
   load[6] = "again";

@@ -200,6 +200,31 @@ TEST_F(IdbReport, AggregateOnASummaryRunKeepsOneCfhsSpreadAndSaysWhenItCannot) {
   EXPECT_EQ(std::string::npos, r.out.find("max/mean")) << "no spread after a merge\n" << r.out;
 }
 
+// --format csv|json: one row per node of every tree printed (here rank 1's CFHs), titled,
+// with the probe path from the root.
+TEST_F(IdbReport, FormatCsvAndJsonWriteEveryNodeOfTheTreesPrinted) {
+  RunResult r = idb({"report", "synth", "--db", db, "--rank", "1", "--format", "csv"});
+  ASSERT_EQ(0, r.status) << r.err;
+  std::size_t nodes = 0;
+  for (const profile::Cfh &h : synthetic.cfhs)
+    if (h.rank == 1) nodes += h.nodes.size();
+  std::istringstream lines(r.out);
+  std::string line;
+  std::getline(lines, line);
+  EXPECT_EQ("tree,path,count,inclusive_s,exclusive_s,corrected_s,pct_parent,cpu_s,noise_s", line);
+  std::size_t rows = 0;
+  while (std::getline(lines, line)) {
+    ++rows;
+    EXPECT_EQ(0u, line.find("\"CFH \"\"")) << line; // the title, quoted: it holds quotes
+    EXPECT_NE(std::string::npos, line.find(" rank 1 thread ")) << line;
+  }
+  EXPECT_EQ(nodes, rows);
+  r = idb({"report", "synth", "--db", db, "--rank", "1", "--format", "json"});
+  ASSERT_EQ(0, r.status) << r.err;
+  EXPECT_EQ(0u, r.out.find("[")) << r.out;
+  EXPECT_NE(std::string::npos, r.out.find("\"pct_parent\":")) << r.out;
+}
+
 TEST_F(IdbReport, MissingRunIsOneLineAndUsageErrorsExitTwo) {
   RunResult r = idb({"report", "nope", "--db", db});
   EXPECT_EQ(1, r.status);
@@ -214,7 +239,9 @@ TEST_F(IdbReport, MissingRunIsOneLineAndUsageErrorsExitTwo) {
                                              {"report", "smoke", "--rank", "1", "--aggregate"},
                                              {"report", "smoke", "--prune", "x"},
                                              {"report", "smoke", "other"},
-                                             {"report", "smoke", "--bogus"}}) {
+                                             {"report", "smoke", "--bogus"},
+                                             {"report", "smoke", "--format", "xml"},
+                                             {"report", "smoke", "--format"}}) {
     bad.insert(bad.end(), {"--db", db});
     r = idb(bad);
     EXPECT_EQ(2, r.status) << bad[1] << ' ' << (bad.size() > 2 ? bad[2] : "");

@@ -13,20 +13,20 @@
  *   unit   what the runtime keeps, which the writer turns into the profile's units:
  *          COUNT and BYTES as they are, TICKS into seconds, TICKS2 into seconds squared,
  *          NS (nanoseconds) into seconds
- *   merge  how two records combine (idb_stats_merge): COUNT and ADD add, SUM adds when
+ *   merge  how two records combine (idb_stats_merge): ADD adds, SUM adds when
  *          the group has samples, MIN and MAX keep the extreme of the samples there are,
  *          MEAN and M2 combine by Chan's formulas (M2 pairs with the field `mean`)
  *   group  the count of the samples the field describes (count: wall-timed activations,
  *          cpu_count: CPU-timed ones)
  *   column its column in node_stats (docs/schema.md) */
 #define IDB_STATS_FIELDS(X)                                                                        \
-  X(count, U64, COUNT, COUNT, count, "count")                                                      \
+  X(count, U64, COUNT, ADD, count, "count")                                                        \
   X(sum, F64, TICKS, SUM, count, "total")                                                          \
   X(min, F64, TICKS, MIN, count, "min")                                                            \
   X(max, F64, TICKS, MAX, count, "max")                                                            \
   X(mean, F64, TICKS, MEAN, count, "mean")                                                         \
   X(m2, F64, TICKS2, M2, count, "m2")                                                              \
-  X(cpu_count, U64, COUNT, COUNT, cpu_count, "cpu_count")                                          \
+  X(cpu_count, U64, COUNT, ADD, cpu_count, "cpu_count")                                            \
   X(cpu_sum, F64, NS, SUM, cpu_count, "cpu_total")                                                 \
   X(cpu_min, F64, NS, MIN, cpu_count, "cpu_min")                                                   \
   X(cpu_max, F64, NS, MAX, cpu_count, "cpu_max")                                                   \
@@ -56,7 +56,6 @@ enum idb_stats_unit {
 #define IDB_STATS_RECORD_BYTES (8 * IDB_STATS_FIELD_COUNT)
 
 /* One field's merge: a := o merged with b, where o is a's value before the merge. */
-#define IDB_STATS_MERGE_COUNT(a, o, b, f, g) (a)->f = (o)->f + (b)->f;
 #define IDB_STATS_MERGE_ADD(a, o, b, f, g) (a)->f = (o)->f + (b)->f;
 #define IDB_STATS_MERGE_SUM(a, o, b, f, g)                                                         \
   if ((b)->g > 0) (a)->f = (o)->f + (b)->f;

@@ -23,11 +23,9 @@ profile::Cfh merge_cfhs(const std::vector<const profile::Cfh *> &cfhs);
 profile::Cfh merge_cfhs(const std::vector<profile::Cfh> &cfhs);
 
 struct Tree {
-  std::string title;                // what the tree is, one line (see aggregate_trees, cfh_trees)
-  profile::Cfh cfh;                 // merged or as stored
-  std::size_t sources = 1;          // CFHs merged into it
-  bool merged = false;              // built by merge_cfhs
-  std::optional<std::size_t> index; // unmerged: the CFH's index in the profile
+  std::string title;   // what the tree is, one line (see aggregate_trees, cfh_trees)
+  profile::Cfh cfh;    // merged or as stored
+  bool merged = false; // built by merge_cfhs
 };
 
 // The trees of the run as a whole (`idb report --aggregate`): first every thread CFH of
