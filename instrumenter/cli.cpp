@@ -117,7 +117,8 @@ void report_skipped(const std::vector<FileResult> &results, std::ostream &err) {
   for (const auto &r : results)
     for (const auto &c : r.candidates) {
       if (!c.selected || c.skipped.empty()) continue;
-      if (c.skipped.rfind("small function", 0) == 0 || c.skipped == "inline function") {
+      if (c.skipped.rfind("small function", 0) == 0 || c.skipped.rfind("short loop", 0) == 0 ||
+          c.skipped == "inline function") {
         ++by_threshold;
         continue;
       }
@@ -126,8 +127,8 @@ void report_skipped(const std::vector<FileResult> &results, std::ostream &err) {
     }
   if (by_threshold > 0)
     err << "idb-instrument: note: " << by_threshold
-        << " small or inline functions left without PROC probes (see 'list'; "
-           "'set min-statements' and 'set skip-inline' in the selection)\n";
+        << " small functions or short loops left without probes by the size rule (see 'list'; "
+           "'set min-statements' in the selection)\n";
 }
 
 int apply(Args &a, std::ostream &err) {

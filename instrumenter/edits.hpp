@@ -17,7 +17,11 @@ public:
   // exact range already (never edit the same location twice).
   bool claim(unsigned begin, unsigned end);
   bool empty() const { return insertions_.empty(); }
-  std::string apply(const std::string &original) const;
+  // The original text with the insertions. With `line_file`, every original character
+  // keeps its line and column: where original text follows an insertion on the same line,
+  // a `#line N "line_file"` directive and the line's indentation put it back in place, so
+  // a compiler's messages point into the user's file as written.
+  std::string apply(const std::string &original, const std::string *line_file = nullptr) const;
 
 private:
   struct Insertion {

@@ -9,7 +9,9 @@
 #include <clang/AST/StmtOpenMP.h>
 #include <clang/Basic/OpenMPKinds.h>
 
+#include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace idb::instr {
@@ -73,13 +75,89 @@ const Stmt *openmp_block(const OMPExecutableDirective &omp) {
   return omp.getRawStmt();
 }
 
+// The value of an integer constant expression, or nothing.
+std::optional<std::int64_t> constant(const Expr *e, const ASTContext &ast) {
+  if (!e || e->isValueDependent() || e->isTypeDependent()) return std::nullopt;
+  Expr::EvalResult result;
+  if (!e->EvaluateAsInt(result, ast)) return std::nullopt;
+  const llvm::APSInt &v = result.Val.getInt();
+  if (v.getMinSignedBits() > 63) return std::nullopt;
+  return v.getExtValue();
+}
+
+const VarDecl *variable(const Expr *e) {
+  auto *ref = e ? dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts()) : nullptr;
+  return ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
+}
+
+// The trip count of `for (i = A; i < B; ++i)` and its forms (`<=`, `!=`, `i += 1`,
+// counting down with `>`/`>=`) when A and B are constants, or of a range-for over an
+// array of constant size; nothing when it is not known while compiling.
+std::optional<std::int64_t> trip_count(const Stmt *s, const ASTContext &ast) {
+  if (auto *r = dyn_cast<CXXForRangeStmt>(s)) {
+    const Expr *range = r->getRangeInit();
+    if (!range || range->isTypeDependent()) return std::nullopt;
+    if (auto *array = ast.getAsConstantArrayType(range->getType()))
+      return std::int64_t(array->getSize().getLimitedValue(1u << 30));
+    return std::nullopt;
+  }
+  auto *f = dyn_cast<ForStmt>(s);
+  if (!f || !f->getInit() || !f->getCond() || !f->getInc()) return std::nullopt;
+  const VarDecl *var = nullptr;
+  std::optional<std::int64_t> start;
+  if (auto *ds = dyn_cast<DeclStmt>(f->getInit()); ds && ds->isSingleDecl()) {
+    var = dyn_cast<VarDecl>(ds->getSingleDecl());
+    if (var) start = constant(var->getInit(), ast);
+  } else if (auto *assign = dyn_cast<BinaryOperator>(f->getInit());
+             assign && assign->getOpcode() == BO_Assign) {
+    var = variable(assign->getLHS());
+    start = constant(assign->getRHS(), ast);
+  }
+  if (!var || !start) return std::nullopt;
+  int step = 0;
+  const Expr *inc = f->getInc()->IgnoreParenImpCasts();
+  if (auto *u = dyn_cast<UnaryOperator>(inc); u && variable(u->getSubExpr()) == var)
+    step = u->isIncrementOp() ? 1 : u->isDecrementOp() ? -1 : 0;
+  else if (auto *c = dyn_cast<CompoundAssignOperator>(inc); c && variable(c->getLHS()) == var) {
+    std::optional<std::int64_t> by = constant(c->getRHS(), ast);
+    if (by && *by == 1)
+      step = c->getOpcode() == BO_AddAssign ? 1 : c->getOpcode() == BO_SubAssign ? -1 : 0;
+  }
+  auto *cond = dyn_cast<BinaryOperator>(f->getCond()->IgnoreParenImpCasts());
+  if (!step || !cond || variable(cond->getLHS()) != var) return std::nullopt;
+  std::optional<std::int64_t> end = constant(cond->getRHS(), ast);
+  if (!end) return std::nullopt;
+  std::int64_t trips = -1;
+  switch (cond->getOpcode()) {
+  case BO_LT:
+  case BO_NE:
+    if (step > 0) trips = *end - *start;
+    break;
+  case BO_LE:
+    if (step > 0) trips = *end - *start + 1;
+    break;
+  case BO_GT:
+    if (step < 0) trips = *start - *end;
+    break;
+  case BO_GE:
+    if (step < 0) trips = *start - *end + 1;
+    break;
+  default:
+    break;
+  }
+  if (trips < 0) return std::nullopt;
+  return trips;
+}
+
 class Walker {
 public:
+  explicit Walker(const ASTContext &ast) : ast_(ast) {}
+
   FunctionScan scan;
 
   void statement(const Stmt *s, const Stmt *parent, int depth) {
     if (!s) return;
-    if (!isa<CompoundStmt>(s) && !isa<NullStmt>(s)) ++scan.statements;
+    if (!isa<CompoundStmt>(s) && !isa<NullStmt>(s)) ++scan.weight;
     CallForm form = CallForm::Wrap;
     if (const CallExpr *call = top_call(s, parent, form)) placements_[call] = {s, form};
     if (isa<Expr>(s)) return expression(s, depth, false);
@@ -89,6 +167,7 @@ public:
   }
 
 private:
+  const ASTContext &ast_;
   std::map<const CallExpr *, std::pair<const Stmt *, CallForm>> placements_;
   std::map<std::string, unsigned> call_ordinals_;
 
@@ -130,6 +209,9 @@ private:
     site.depth = depth + 1;
     site.ordinal = static_cast<unsigned>(scan.loops.size() + 1);
     site.in_expression = in_expression;
+    std::size_t index = scan.loops.size();
+    scan.loops.push_back(site);
+    unsigned before = scan.weight; // the loop's own statement was counted by its parent
     if (auto *f = dyn_cast<ForStmt>(s)) {
       site.body = f->getBody();
       expression(f->getInit(), depth + 1, in_expression);
@@ -146,11 +228,22 @@ private:
       expression(r->getInit(), depth + 1, in_expression);
       expression(r->getRangeInit(), depth + 1, in_expression);
     }
-    scan.loops.push_back(site);
+    scan.loops[index].body = site.body;
     if (in_expression)
       expression(site.body, depth + 1, true);
     else
       statement(site.body, s, depth + 1);
+    unsigned once = scan.weight - before; // the condition, step and body of one trip
+    std::optional<std::int64_t> trips = trip_count(s, ast_);
+    LoopSite &done = scan.loops[index];
+    if (trips && *trips <= std::int64_t(kShortTrips)) {
+      done.trips = int(*trips);
+      done.weight = 1 + once * unsigned(*trips);
+      scan.weight = before + once * unsigned(*trips);
+    } else {
+      done.weight = 1 + once;
+      ++scan.long_loops;
+    }
   }
 
   // The initialisers of a declaration, except constexpr ones (evaluated while compiling).
@@ -171,6 +264,7 @@ private:
     if (nested && isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(s)) return loop(s, depth, true);
     if (auto *ds = dyn_cast<DeclStmt>(s)) return declaration(ds, depth, nested);
     if (auto *call = dyn_cast<CallExpr>(s); call && !isa<CXXOperatorCallExpr>(call)) {
+      ++scan.weight;
       record(call);
       // __builtin_constant_p, __builtin_choose_expr, ...: arguments not evaluated as written.
       if (callee_name(*call).rfind("__builtin", 0) == 0) return;
@@ -217,7 +311,7 @@ bool jumps_to(const Stmt *s, const Stmt *skip, const std::set<const LabelDecl *>
 } // namespace
 
 FunctionScan scan_function(const FunctionDecl &function) {
-  Walker walker;
+  Walker walker(function.getASTContext());
   walker.statement(function.getBody(), nullptr, 0);
   // The body's own braces are not a statement of the function.
   return std::move(walker.scan);

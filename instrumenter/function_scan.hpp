@@ -1,6 +1,6 @@
 // One walk over a function body that finds what the rules need: its loops (with nesting
 // depth and ordinal), its calls (with callee name, ordinal, and the statement a probe
-// could wrap), and how many statements it has. Lambda bodies and local classes are left
+// could wrap), and how much work it holds. Lambda bodies and local classes are left
 // out: a lambda is not a procedure of its own here (docs/instrumenter.md). So are calls
 // that are never evaluated or evaluated at compile time (sizeof, decltype, noexcept,
 // typeid, _Generic, constant expressions, constexpr initialisers, builtins' arguments).
@@ -21,7 +21,13 @@ struct LoopSite {
   int depth = 1;              // 1 = outermost loop of the function
   unsigned ordinal = 0;       // 1-based, source order within the function
   bool in_expression = false; // inside a GNU statement expression
+  int trips = -1;             // the trip count when a constant of at most kShortTrips, else -1
+  unsigned weight = 0;        // the work estimate of the whole loop (see FunctionScan)
 };
+
+// A loop whose trip count is a constant up to this is counted as its body repeated, not as
+// a loop of unknown length: `for (d = 0; d < 3; ++d)` is three copies of its body.
+constexpr unsigned kShortTrips = 16;
 
 // How a probe around a call can be placed without changing what the code means.
 enum class CallForm {
@@ -38,10 +44,15 @@ struct CallSite {
   CallForm form = CallForm::Expression;
 };
 
+// The size estimate the small-function rule weighs: every statement of the whole body
+// (nested blocks, branches and loop bodies included) and every call count one; a short
+// loop's body counts once per trip. A loop of any other length is open-ended work, so a
+// function holding one is never small, whatever it weighs.
 struct FunctionScan {
   std::vector<LoopSite> loops;
   std::vector<CallSite> calls;
-  unsigned statements = 0;
+  unsigned weight = 0;
+  unsigned long_loops = 0; // loops whose trip count is not a short constant
 };
 
 FunctionScan scan_function(const clang::FunctionDecl &function);

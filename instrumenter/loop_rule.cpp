@@ -53,9 +53,14 @@ public:
     }
   }
 
-  std::string place(const FunctionContext &ctx, const Site &site, const Selection &,
+  std::string place(const FunctionContext &ctx, const Site &site, const Selection &sel,
                     Edits &edits) const override {
     const LoopSite &loop = *site.loop;
+    // The size rule of functions, for loops: a short loop of little work is a few
+    // statements, not a place a probe pays for itself. Open-ended loops always qualify.
+    if (loop.trips >= 0 && loop.weight < sel.min_statements)
+      return "short loop (" + std::to_string(loop.trips) + " trips, weight " +
+             std::to_string(loop.weight) + " under " + std::to_string(sel.min_statements) + ")";
     if (loop.in_expression) return "inside a statement expression";
     if (!loop.body) return "no body";
     if (site.candidate.loop_mode == LoopMode::whitebox) {

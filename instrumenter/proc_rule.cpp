@@ -1,7 +1,9 @@
 // PROC: one probe per function definition, opened first thing in the body and closed on
 // every way out by the scope (cleanup attribute in C, RAII in C++), so `return f(x);`
-// still counts f inside the caller. Small and inline functions are skipped by the
-// selection's thresholds, because a probe in a tiny inlined body costs more than the body.
+// still counts f inside the caller. Small functions are skipped by the selection's size
+// rule, because a probe in a tiny body costs more than the body: small by what the whole
+// body holds (FunctionScan's weight, and no open-ended loop), not by the `inline` keyword,
+// which only counts when the selection asks for it (`set skip-inline on`).
 #include "probe_id.hpp"
 #include "rules.hpp"
 
@@ -38,9 +40,9 @@ public:
     const FunctionDecl &fd = *ctx.decl;
     bool is_main = fd.isMain();
     if (!is_main && sel.skip_inline && is_inline(fd)) return "inline function";
-    if (!is_main && ctx.scan.statements < sel.min_statements)
-      return "small function (" + std::to_string(ctx.scan.statements) + " statements, under " +
-             std::to_string(sel.min_statements) + ")";
+    if (!is_main && ctx.scan.long_loops == 0 && ctx.scan.weight < sel.min_statements)
+      return "small function (weight " + std::to_string(ctx.scan.weight) + " under " +
+             std::to_string(sel.min_statements) + ", no loop)";
     auto *body = dyn_cast<CompoundStmt>(fd.getBody());
     if (!body) return "function-try-block body";
     return open_after_brace(ctx, *body, site.candidate, kRankProc, edits);

@@ -16,8 +16,8 @@ const char *const kDefault = "# IDB default selection\n"
                              "include proc\n"
                              "include loop depth=1 mode=blackbox\n"
                              "include comm\n"
-                             "set min-statements 3\n"
-                             "set skip-inline on\n";
+                             "set min-statements 8\n"
+                             "set skip-inline off\n";
 
 struct Word {
   std::string text;

@@ -26,9 +26,11 @@ struct Rule {
 
 struct Selection {
   std::vector<Rule> rules;
-  unsigned min_statements = 3; // PROC: skip functions with fewer statements (main excepted)
-  bool skip_inline = true;     // PROC: skip functions declared inline or defined in a class
-  bool comm = true;            // COMM probes at all
+  // PROC and LOOP: skip loop-free functions and short loops weighing less (FunctionScan's
+  // weight: statements and calls through the whole body); main is never skipped.
+  unsigned min_statements = 8;
+  bool skip_inline = false; // PROC: also skip every function declared inline or defined in a class
+  bool comm = true;         // COMM probes at all
 };
 
 struct SelectionResult {
@@ -40,8 +42,8 @@ struct SelectionResult {
 SelectionResult parse_selection(const std::string &text, const std::string &name);
 
 // The default: every function definition of the user's files, outermost loops as black
-// boxes, MPI calls as COMM, no CALL probes; functions under 3 statements and inline ones
-// skipped.
+// boxes, MPI calls as COMM, no CALL probes; loop-free functions and short loops weighing
+// under 8 skipped.
 const char *default_selection_text();
 Selection default_selection();
 

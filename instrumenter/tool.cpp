@@ -79,7 +79,8 @@ public:
                                 : given + " does not compile (Clang's errors are above)";
       return;
     }
-    results_[key] = instrument_unit(ast, given, options_.selection, options_.apply);
+    results_[key] =
+        instrument_unit(ast, given, options_.selection, options_.apply, options_.keep_columns);
   }
 
 private:
@@ -150,7 +151,7 @@ const char *resource_dir() {
 
 FileResult run_on_text(const std::string &code, const std::string &file,
                        const std::vector<std::string> &flags, const Selection &selection,
-                       bool apply, bool quiet) {
+                       bool apply, bool for_compiler) {
   if (auto refused = refusal(file, code); !refused.empty()) {
     FileResult r;
     r.file = file;
@@ -162,7 +163,8 @@ FileResult run_on_text(const std::string &code, const std::string &file,
   options.flags = flags;
   options.selection = selection;
   options.apply = apply;
-  options.quiet = quiet;
+  options.quiet = for_compiler;
+  options.keep_columns = for_compiler;
   Results results;
   std::vector<std::string> args = {std::string("-resource-dir=") + resource_dir(),
                                    "-Wno-unknown-warning-option"};

@@ -21,6 +21,8 @@ struct ToolOptions {
   // Clang's diagnostics are kept quiet (the compiler wrappers: the real compiler speaks
   // for the code); a file that does not parse has its first error in FileResult::error.
   bool quiet = false;
+  // The output keeps every original token at its line and column (see Edits::apply).
+  bool keep_columns = false;
 };
 
 // One result per file, in the order given. A file that does not parse gets an error;
@@ -28,10 +30,11 @@ struct ToolOptions {
 std::vector<FileResult> run_tool(const ToolOptions &options);
 
 // Processes `code` as if it were the file `file` (C or C++ by its extension), with
-// `flags`; what the tests and the compiler wrappers use.
+// `flags`; what the tests and the compiler wrappers use. `for_compiler`: the wrappers'
+// settings, quiet and keeping columns.
 FileResult run_on_text(const std::string &code, const std::string &file,
                        const std::vector<std::string> &flags, const Selection &selection,
-                       bool apply, bool quiet = false);
+                       bool apply, bool for_compiler = false);
 
 // The Clang resource directory this build uses.
 const char *resource_dir();

@@ -31,8 +31,9 @@ std::string no_probes_reason(const FunctionDecl &fd) {
 
 class Unit : public RecursiveASTVisitor<Unit> {
 public:
-  Unit(ASTContext &ast, const std::string &file, const Selection &sel, bool apply)
-      : ast_(ast), file_(file), sel_(sel), apply_(apply),
+  Unit(ASTContext &ast, const std::string &file, const Selection &sel, bool apply,
+       bool keep_columns)
+      : ast_(ast), file_(file), sel_(sel), apply_(apply), keep_columns_(keep_columns),
         text_(ast.getSourceManager().getBufferData(ast.getSourceManager().getMainFileID())) {
     rules_.push_back(make_proc_rule());
     rules_.push_back(make_loop_rule());
@@ -54,7 +55,8 @@ public:
     result.error = check_ids();
     result.candidates = std::move(candidates_);
     if (apply_ && result.error.empty())
-      result.output = prelude(file_) + edits_.apply(text_) + registration(result.candidates);
+      result.output = prelude(file_) + edits_.apply(text_, keep_columns_ ? &file_ : nullptr) +
+                      registration(result.candidates);
     return result;
   }
 
@@ -63,6 +65,7 @@ private:
   const std::string &file_;
   const Selection &sel_;
   bool apply_;
+  bool keep_columns_;
   std::string text_;
   std::vector<std::unique_ptr<ProbeRule>> rules_;
   std::vector<Candidate> candidates_;
@@ -133,8 +136,8 @@ private:
 } // namespace
 
 FileResult instrument_unit(ASTContext &ast, const std::string &file, const Selection &selection,
-                           bool apply) {
-  Unit unit(ast, file, selection, apply);
+                           bool apply, bool keep_columns) {
+  Unit unit(ast, file, selection, apply, keep_columns);
   unit.TraverseDecl(ast.getTranslationUnitDecl());
   return unit.finish();
 }

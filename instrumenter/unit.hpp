@@ -15,9 +15,10 @@ namespace idb::instr {
 
 // `file` is the path as the user gave it (it names the probes and the #line directive).
 // With `apply` false only the candidates are filled in (and whether each would be
-// placed). Fails (FileResult::error) on an ID collision. (The refusal of an instrumented
-// file comes before parsing, in tool.cpp.)
+// placed). With `keep_columns` every original token keeps its line and column in the
+// output (Edits::apply). Fails (FileResult::error) on an ID collision. (The refusal of an
+// instrumented file comes before parsing, in tool.cpp.)
 FileResult instrument_unit(clang::ASTContext &ast, const std::string &file,
-                           const Selection &selection, bool apply);
+                           const Selection &selection, bool apply, bool keep_columns = false);
 
 } // namespace idb::instr

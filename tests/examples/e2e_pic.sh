@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # examples/pic end to end: built through idb-cxx with the default selection, run with the
 # pow and the multiply kernel (three runs each, interleaved) under `idb run -n 4`, then
-# checked against what the code implies. With --kernel pow the hottest computing probe
-# that runs more than once per rank is the particle push loop (the loop that calls
+# checked against what the code implies. With --kernel pow the hottest loop that runs
+# more than once per rank is the particle push loop (the loop that calls
 # std::pow); the multiply kernel makes it much cheaper; the answers are the same; the
 # experiments in examples/pic/ (COALESCE of the pow runs, COMPARE of pow against mul)
 # read the same runs and say the same. Every sum is by probe over all CFH instances, so
@@ -27,12 +27,13 @@ pow_answer=$(answer pic-pow-1) mul_answer=$(answer pic-mul-1)
 expect "pow and mul runs print the same energies: '$pow_answer'" \
   "\"$pow_answer\" != \"\" && \"$pow_answer\" == \"$mul_answer\""
 
-# The hottest computing probe (PROC or LOOP: not MPI, whose waiting on an oversubscribed
-# machine says more about the scheduler than about the code) among those activated more
-# than once per rank: main and the loop over the steps, which hold everything, are not;
-# nor are the CFHs' roots (probe 0), one per object and rank, which span the whole run.
+# The hottest loop (not MPI, whose waiting on an oversubscribed machine says more about the
+# scheduler than about the code, nor a procedure such as Simulation::step, which holds
+# every phase) among those activated more than once per rank: the loop over the steps,
+# which holds everything, is not; nor are the CFHs' roots (probe 0), one per object and
+# rank, which span the whole run.
 query noise_share run=pic-pow-1 >"$work/noise_share.tsv"
-hottest=$(awk -F'\t' -v ranks=$ranks 'NR > 1 && $1 != 0 && $3 > ranks && $2 !~ /^MPI_/' \
+hottest=$(awk -F'\t' -v ranks=$ranks 'NR > 1 && $1 != 0 && $3 > ranks && $2 ~ / loop in /' \
   "$work/noise_share.tsv" | sort -t$'\t' -k4,4gr | head -1)
 echo "hottest repeated probe of pic-pow-1: $hottest"
 push_id=$(cut -f1 <<<"$hottest")

@@ -39,7 +39,7 @@ for rank in 0 1 2 3; do
   done
   block field "$rank" | grep -q '^  MPI_Allreduce' ||
     { echo "rank $rank: no MPI_Allreduce under CFH \"field\""; fail=1; }
-  if block "thread 0" "$rank" | grep -q 'Species::push'; then
+  if block "thread 0" "$rank" | grep -q 'for loop in Species::push'; then
     echo "rank $rank: the push loop is in the thread's CFH"; fail=1
   fi
 done

@@ -84,6 +84,15 @@ if [[ $kind == make-c ]]; then
   (cd "$work" && "$idb_cc" gcc -Wall -c warn.c -o warn.o 2>warn.txt)
   grep -q '^warn.c:3:7: warning: unused variable' "$work/warn.txt" ||
     { echo "the warning does not point at warn.c:3:7:"; cat "$work/warn.txt"; exit 1; }
+  # Messages after a probe on the same line keep the user's line and column, and name the
+  # user's header: what the wrapper prints is what the compiler alone prints, byte for byte.
+  mkdir -p "$work/sub"
+  printf 'static int h(void) { int unused_h; return 2; }\n' >"$work/sub/warn2.h"
+  printf '#include "warn2.h"\nint g(int n) { int s = 0; for (int i = 0; i < n; ++i) { int unused_i; s += i; } return s + h(); }\n' >"$work/sub/warn2.c"
+  (cd "$work" && gcc -Wall -c sub/warn2.c -o warn2.o 2>warn2.gcc.txt)
+  (cd "$work" && "$idb_cc" gcc -Wall -c sub/warn2.c -o warn2.o 2>warn2.txt)
+  grep -q 'sub/warn2.c:2:61: warning: unused variable' "$work/warn2.gcc.txt"
+  diff -u "$work/warn2.gcc.txt" "$work/warn2.txt"
   # Dependency files name the user's source, not the temporary copy.
   (cd "$work" && "$idb_cc" gcc -MMD -c warn.c -o deps.o 2>/dev/null)
   grep -q '^deps.o: warn.c' "$work/deps.d" || { echo "deps.d:"; cat "$work/deps.d"; exit 1; }

@@ -60,9 +60,10 @@ TEST(Cli, ListKeepsLongDescriptionsApartFromTheirSelection) {
   TempDir dir;
   std::string name(60, 'f');
   write(dir.file("w.c"), "static int " + name +
-                             "(int n) {\n  int s = n;\n  s += 1;\n  s *= 2;\n"
-                             "  return s;\n}\nint main(void) { return " +
-                             name + "(1) == 4 ? 0 : 1; }\n");
+                             "(int n) {\n  int s = n;\n  s += 1;\n  s *= 2;\n  s -= 3;\n"
+                             "  s += 4;\n  s *= 5;\n  s -= 6;\n  return s;\n}\n"
+                             "int main(void) { return " +
+                             name + "(1) == 19 ? 0 : 1; }\n");
   CliRun table = cli({"list", dir.file("w.c"), "--"});
   ASSERT_EQ(0, table.status) << table.err;
   std::istringstream lines(table.out);

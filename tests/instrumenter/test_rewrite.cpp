@@ -129,22 +129,65 @@ void k(int n, int *a) {
   EXPECT_EQ(expected, instrument(input, "include loop mode=whitebox"));
 }
 
-TEST(Rewrite, ProceduresSkipSmallAndInlineFunctionsButNotMain) {
+TEST(Rewrite, ProceduresSkipSmallFunctionsByWhatTheyHoldButNotMain) {
+  // Weights: sq 3, one 1, eight 8 (statements and calls), nest holds an open-ended loop,
+  // dot3 six (its loop's body three times) and the loop itself four.
   const char *input = R"(static inline int sq(int x) { int y = x * x; x = y; return y; }
 static int one(void) { return 1; }
-static int three(int a) { a++; a++; return a; }
+static int eight(int a) { a++; a++; a++; a++; a++; a++; a++; return a; }
+static inline void nest(double *a, int n) { for (int i = 0; i < n; ++i) a[i] = 0; }
+static double dot3(const double *a) { double s = 0; for (int d = 0; d < 3; ++d) s += a[d]; return s; }
 int main(void) { return 0; }
 )";
   const char *expected = R"(static inline int sq(int x) { int y = x * x; x = y; return y; }
 static int one(void) { return 1; }
-static int three(int a) { <PROC three(...) [t.c:3]> a++; a++; return a; }
-int main(void) { <PROC main(...) [t.c:4]> return 0; }
+static int eight(int a) { <PROC eight(...) [t.c:3]> a++; a++; a++; a++; a++; a++; a++; return a; }
+static inline void nest(double *a, int n) { <PROC nest(...) [t.c:4]> { <LOOP for loop in nest [t.c:4]> for (int i = 0; i < n; ++i) a[i] = 0; } }
+static double dot3(const double *a) { double s = 0; for (int d = 0; d < 3; ++d) s += a[d]; return s; }
+int main(void) { <PROC main(...) [t.c:6]> return 0; }
+)";
+  EXPECT_EQ(expected, instrument(input, "default"));
+  // The inline keyword decides only when the selection asks for it; min-statements 0
+  // lifts the size rule.
+  const char *skip_inline =
+      R"(static inline void nest(double *a, int n) { for (int i = 0; i < n; ++i) a[i] = 0; }
+static int one(void) { return 1; }
+)";
+  const char *inline_skipped =
+      R"(static inline void nest(double *a, int n) { { <LOOP for loop in nest [t.c:1]> for (int i = 0; i < n; ++i) a[i] = 0; } }
+static int one(void) { <PROC one(...) [t.c:2]> return 1; }
+)";
+  EXPECT_EQ(inline_skipped,
+            instrument(skip_inline, "default\nset skip-inline on\nset min-statements 0\n"));
+}
+
+TEST(Rewrite, ShortLoopsCountAsTheirBodyRepeated) {
+  // 16 trips of one statement weigh 17 (probed); 3 and 0 trips weigh 4 and 1 (skipped);
+  // counting down and `<=` are short too; 17 trips are open-ended.
+  const char *input = R"(int f(double *a) {
+  for (int i = 0; i < 16; ++i) a[i] = 1;
+  for (int i = 0; i < 3; ++i) a[i] = 2;
+  for (int i = 5; i < 5; ++i) a[i] = 3;
+  for (int i = 2; i >= 0; i--) a[i] += 1;
+  for (int i = 1; i <= 17; i += 1) a[i] = 4;
+  return 0;
+}
+)";
+  const char *expected = R"(int f(double *a) { <PROC f(...) [t.c:1]>
+  { <LOOP for loop in f [t.c:2]> for (int i = 0; i < 16; ++i) a[i] = 1; }
+  for (int i = 0; i < 3; ++i) a[i] = 2;
+  for (int i = 5; i < 5; ++i) a[i] = 3;
+  for (int i = 2; i >= 0; i--) a[i] += 1;
+  { <LOOP for loop in f [t.c:6]> for (int i = 1; i <= 17; i += 1) a[i] = 4; }
+  return 0;
+}
 )";
   EXPECT_EQ(expected, instrument(input, "default"));
 }
 
 TEST(Rewrite, CxxUsesScopesAndSkipsConstexprLambdasAndTemplateInstances) {
-  const char *input = R"(template <class T> T twice(T x) { T y = x; y += x; return y; }
+  const char *input =
+      R"(template <class T> T twice(T x) { T y = x; for (int i = 0; i < x; ++i) y += x; return y; }
 constexpr int cube(int x) { int y = x * x; y *= x; return y; }
 int run(int n) {
   auto add = [](int a) { int b = a; b++; return b; };
@@ -154,7 +197,7 @@ int run(int n) {
 }
 )";
   const char *expected =
-      R"(template <class T> T twice(T x) { <PROC twice(...) [t.cpp:1]> T y = x; y += x; return y; }
+      R"(template <class T> T twice(T x) { <PROC twice(...) [t.cpp:1]> T y = x; { <LOOP for loop in twice [t.cpp:1]> for (int i = 0; i < x; ++i) y += x; } return y; }
 constexpr int cube(int x) { int y = x * x; y *= x; return y; }
 int run(int n) { <PROC run(...) [t.cpp:3]>
   auto add = [](int a) { int b = a; b++; return b; };

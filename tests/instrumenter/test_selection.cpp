@@ -38,8 +38,8 @@ TEST(Selection, DefaultTakesProceduresOutermostLoopsAndMpi) {
   EXPECT_FALSE(chosen(sel, candidate(Kind::Loop, "solve", 2)));
   EXPECT_TRUE(chosen(sel, candidate(Kind::Comm, "solve", 0, "MPI_Send")));
   EXPECT_FALSE(chosen(sel, candidate(Kind::Call, "solve", 0, "helper")));
-  EXPECT_EQ(3u, sel.min_statements);
-  EXPECT_TRUE(sel.skip_inline);
+  EXPECT_EQ(8u, sel.min_statements);
+  EXPECT_FALSE(sel.skip_inline);
 }
 
 TEST(Selection, LastMatchingRuleWins) {
