@@ -39,21 +39,33 @@ double read_charge(const Cfh &c, std::uint64_t before, std::uint64_t after) {
   return spent < c.cpu_read_cap_ticks ? spent : c.cpu_read_cap_ticks;
 }
 
-// Pops the top frame at wall time `t`, recording it unless it was not counted.
-void pop_frame(Cfh &c, std::uint64_t t, bool read_cpu) {
+// Pops the top frame at wall time `t`, recording it unless it was not counted. Returns
+// when the frame ended: after `t` when a CPU read closed it, which the frames below it,
+// closing next, take as their end.
+//
+// A thread-CPU clock read lies inside its node's wall interval, at start and at stop.
+// The read is where the kernel brings the running thread's CPU accounting up to date, and
+// a thread sharing its core is measured to lose it there far more often than anywhere
+// else (docs/PERFORMANCE.md, "CPU timing and the wall-time tree"). Inside the interval,
+// the wait stays with the node that was running, as it does without the read; outside,
+// it would move into the parent's exclusive time.
+std::uint64_t pop_frame(Cfh &c, std::uint64_t t, bool read_cpu) {
   Frame &f = c.stack[c.depth - 1];
   if (f.node != kNoNode) {
     Node &n = c.nodes[f.node];
-    idb_stats_add(&n.stats, f.t0 < t ? double(t - f.t0) : 0.0);
     if ((f.special & kSpecialCpu) && read_cpu) {
       std::uint64_t before = now(); // each frame's read measured apart: several may pop at once
       double cpu = double(thread_cpu_ns() - f.cpu0) - c.cpu_read_ns;
+      std::uint64_t after = now();
       idb_stats_add_cpu(&n.stats, cpu > 0 ? cpu : 0.0);
-      n.stats.noise += read_charge(c, before, now());
+      n.stats.noise += read_charge(c, before, after);
+      if (after > t) t = after;
     }
+    idb_stats_add(&n.stats, f.t0 < t ? double(t - f.t0) : 0.0);
     n.cpu_on = c.cpu_all || n.stats.mean >= c.cpu_threshold;
   }
   --c.depth;
+  return t;
 }
 
 } // namespace
@@ -153,10 +165,9 @@ void cfh_start_special(Cfh &c, std::uint32_t node, int id) {
     return;
   }
   f.special = kSpecialCpu;
-  std::uint64_t entry = now();
+  f.t0 = now(); // the read inside the node's interval (see pop_frame)
   f.cpu0 = thread_cpu_ns();
-  f.t0 = now();
-  c.nodes[node].stats.noise += read_charge(c, entry, f.t0);
+  c.nodes[node].stats.noise += read_charge(c, f.t0, now());
 }
 
 void cfh_start_uncounted(Cfh &c) {
@@ -188,7 +199,7 @@ void cfh_stop_slow(Cfh &c, int id, std::uint64_t t) {
   }
   if (k != c.depth) ++c.mismatches; // frames above it were left open: close them too
   while (c.depth > k)
-    pop_frame(c, t, true);
+    t = pop_frame(c, t, true);
   pop_frame(c, t, true);
 }
 

@@ -138,6 +138,7 @@ void fill_meta(Meta &m, const char *mode) {
   m.add("timer_hz", "%.17g", g_rt.ticks_per_second);
   m.add("noise_per_activation_s", "%.17g", g_rt.noise_ticks / g_rt.ticks_per_second);
   m.add("cpu_policy", "%s", cpu_policy_name(cfg.cpu));
+  m.add("cpu_clock", "%s", thread_cpu_source());
   m.add("cpu_threshold_us", "%.17g", cfg.cpu_threshold_us);
   m.add("max_nodes", "%u", cfg.max_nodes);
   m.add("max_depth", "%u", cfg.max_depth);

@@ -1,7 +1,13 @@
 // Wall-clock selection and TSC frequency estimation.
 #include "timer.h"
 
+#include <cstdint>
 #include <cstring>
+#include <ctime>
+#include <linux/perf_event.h>
+#include <pthread.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #if IDB_HAVE_TSC
 #include <cpuid.h>
@@ -24,7 +30,63 @@ bool cpu_has_invariant_tsc() {
 #endif
 }
 
+std::uint64_t cputime_clock_ns() {
+  timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return std::uint64_t(ts.tv_sec) * 1000000000u + std::uint64_t(ts.tv_nsec);
+}
+
+// The calling thread's task-clock counter: -2 until first used, -1 when refused. Closed
+// at thread exit through a key's destructor (a C++ thread_local destructor would need
+// libstdc++, which the runtime does not link).
+thread_local int t_task_clock = -2;
+pthread_key_t g_task_clock_key;
+pthread_once_t g_task_clock_once = PTHREAD_ONCE_INIT;
+
+void close_task_clock(void *fd_plus_one) {
+  close(int(reinterpret_cast<std::intptr_t>(fd_plus_one)) - 1);
+}
+
+void make_task_clock_key() {
+  pthread_key_create(&g_task_clock_key, close_task_clock);
+}
+
+int task_clock() {
+  if (t_task_clock != -2) return t_task_clock;
+  perf_event_attr attr;
+  std::memset(&attr, 0, sizeof attr);
+  attr.size = sizeof attr;
+  attr.type = PERF_TYPE_SOFTWARE;
+  attr.config = PERF_COUNT_SW_TASK_CLOCK;
+  attr.exclude_hv = 1;
+  long fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+  t_task_clock = fd >= 0 ? int(fd) : -1;
+  if (fd >= 0) {
+    pthread_once(&g_task_clock_once, make_task_clock_key);
+    pthread_setspecific(g_task_clock_key, reinterpret_cast<void *>(std::intptr_t(fd) + 1));
+  }
+  return t_task_clock;
+}
+
+// A forked child's only thread must not read its parent thread's counter.
+void forget_task_clock_in_child() {
+  t_task_clock = -2; // the inherited descriptor is left open: one per fork, not per read
+}
+
+[[maybe_unused]] const int g_atfork = pthread_atfork(nullptr, nullptr, forget_task_clock_in_child);
+
 } // namespace
+
+std::uint64_t thread_cpu_ns() {
+  int fd = task_clock();
+  std::uint64_t value = 0;
+  if (fd >= 0 && read(fd, &value, sizeof value) == sizeof value) return value;
+  return cputime_clock_ns();
+}
+
+const char *thread_cpu_source() {
+  return task_clock() >= 0 ? "task-clock" : "thread-cputime";
+}
 
 ClockPair clock_pair() {
   // The TSC read sits between two clock reads; the closest bracket of three tries wins.

@@ -33,12 +33,18 @@ inline std::uint64_t now() {
   return monotonic_ns();
 }
 
-// CPU time of the calling thread in nanoseconds (a system call).
-inline std::uint64_t thread_cpu_ns() {
-  timespec ts;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return std::uint64_t(ts.tv_sec) * 1000000000u + std::uint64_t(ts.tv_nsec);
-}
+// CPU time of the calling thread in nanoseconds (a system call). Read from the kernel's
+// per-thread task clock (a perf software counter, opened per thread on first use), not
+// from CLOCK_THREAD_CPUTIME_ID: reading that clock makes the scheduler account the
+// running thread (update_curr), which ends a used-up time slice right there, so a
+// thread sharing its core loses it at the read instead of wherever the next tick finds
+// it; the task clock is read without touching the scheduler (docs/PERFORMANCE.md, "CPU
+// timing and the wall-time tree"). Where perf events are refused, the clock is the
+// fallback.
+std::uint64_t thread_cpu_ns();
+
+// "task-clock" or "thread-cputime": what thread_cpu_ns() reads in the calling thread.
+const char *thread_cpu_source();
 
 // The CPU time one thread_cpu_ns() call adds between two samples: the median difference
 // of back-to-back reads. A CPU interval spans about one such read besides its body.
