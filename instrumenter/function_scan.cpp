@@ -157,6 +157,7 @@ public:
 
   void statement(const Stmt *s, const Stmt *parent, int depth) {
     if (!s) return;
+    if (isa_and_nonnull<OMPExecutableDirective, AttributedStmt>(parent)) scan.governed.insert(s);
     if (!isa<CompoundStmt>(s) && !isa<NullStmt>(s)) ++scan.weight;
     CallForm form = CallForm::Wrap;
     if (const CallExpr *call = top_call(s, parent, form)) placements_[call] = {s, form};

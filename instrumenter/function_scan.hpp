@@ -10,6 +10,7 @@
 #include <clang/AST/Decl.h>
 #include <clang/AST/Stmt.h>
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,10 @@ struct FunctionScan {
   std::vector<CallSite> calls;
   unsigned weight = 0;
   unsigned long_loops = 0; // loops whose trip count is not a short constant
+  // Statements a directive or attribute governs: the loop of `#pragma omp for` (also when a
+  // macro or _Pragma spells it), the statement of `omp atomic`, a `[[likely]]` branch. A
+  // probe may go inside them, never around: it would come between.
+  std::set<const clang::Stmt *> governed;
 };
 
 FunctionScan scan_function(const clang::FunctionDecl &function);

@@ -69,7 +69,8 @@ public:
     }
     if (has_jump_target(*loop.loop, *ctx.decl)) return "a jump could enter the loop";
     StmtRange range = statement_range(ctx, *loop.loop);
-    if (range.error.empty() && follows_pragma(*ctx.text, range.begin))
+    if (ctx.scan.governed.count(loop.loop) ||
+        (range.error.empty() && follows_pragma(*ctx.text, range.begin)))
       return "a #pragma applies to the loop";
     return wrap_statement(ctx, *loop.loop, site.candidate, rank_loop(loop.depth), edits);
   }

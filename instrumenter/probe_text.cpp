@@ -195,7 +195,8 @@ std::string wrap_statement(const FunctionContext &ctx, const Stmt &stmt, const C
   StmtRange range = statement_range(ctx, stmt);
   if (!range.error.empty()) return range.error;
   // `#pragma omp atomic` or `critical` before `x = f(x);`: a block would take its place.
-  if (follows_pragma(*ctx.text, range.begin)) return "a #pragma applies to the statement";
+  if (ctx.scan.governed.count(&stmt) || follows_pragma(*ctx.text, range.begin))
+    return "a #pragma applies to the statement";
   if (!edits.claim(range.begin, range.end)) return "the statement already holds a probe";
   edits.insert(range.begin, rank, "{ " + scope_text(c, ctx.cxx) + " ");
   edits.insert(range.end, -rank - 1, " }");

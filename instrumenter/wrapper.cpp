@@ -95,10 +95,60 @@ private:
   std::string path_;
 };
 
-// Instruments one source into `folder`; returns the new path, or "" with `error` set.
+// The command that preprocesses `input` in place of `source` as `argv` would compile it:
+// the same flags with `extra` before them, without -c, -o and the dependency flags.
+std::vector<std::string> preprocess_command(const std::vector<std::string> &argv,
+                                            const CompileLine::Source &source,
+                                            const std::string &input,
+                                            const std::vector<std::string> &extra) {
+  std::vector<std::string> command = {argv[0]};
+  command.insert(command.end(), extra.begin(), extra.end());
+  for (std::size_t i = 1; i < argv.size(); ++i) {
+    const std::string &a = argv[i];
+    if (a == "-c" || a == "-MD" || a == "-MMD" || a == "-MP") continue;
+    if (a == "-o" || a == "-MF" || a == "-MT" || a == "-MQ") {
+      ++i;
+      continue;
+    }
+    command.push_back(i == source.index + 1 ? input : a);
+  }
+  command.push_back("-E");
+  return command;
+}
+
+// The file a source was preprocessed from, when the build compiles the compiler's own
+// preprocessed output (`cc -E x.cpp > x.2.cpp`, then `cc -c x.2.cpp`): Clang cannot read
+// GCC's preprocessed system headers, but it can read x.cpp. Only when the first line marker
+// names an existing C or C++ file and preprocessing that file with this command's flags
+// gives this text exactly, so compiling it instead compiles the same program; else "".
+std::string preprocessed_origin(const std::vector<std::string> &argv, const CompileLine &line,
+                                const CompileLine::Source &source) {
+  if (line.sources.size() != 1) return "";
+  std::ifstream in(source.path, std::ios::binary);
+  std::string first;
+  if (!in || !std::getline(in, first)) return "";
+  // `# 0 "x.cpp"` (GCC 11 and later) or `# 1 "x.cpp"`.
+  if (first.rfind("# 0 \"", 0) != 0 && first.rfind("# 1 \"", 0) != 0) return "";
+  std::size_t end = first.find('"', 5);
+  if (end == std::string::npos || end + 1 != first.size()) return "";
+  std::string origin = first.substr(5, end - 5);
+  std::error_code ec;
+  if (origin == source.path || !fs::is_regular_file(origin, ec)) return "";
+  CompileLine probe = parse_compile_line({origin});
+  if (probe.sources.size() != 1 || probe.sources[0].cxx != source.cxx) return "";
+  std::string output;
+  if (run_capture(preprocess_command(argv, source, origin, {}), output) != 0) return "";
+  std::ostringstream given;
+  given << first << '\n' << in.rdbuf();
+  return output == given.str() ? origin : "";
+}
+
+// Instruments one source into `folder` as `name`; returns the new path, or "" with `error`
+// set.
 std::string instrument_source(const CompileLine::Source &source, const std::string &compiler,
                               const CompileLine &line, const Selection &sel,
-                              const std::string &folder, std::string &error) {
+                              const std::string &folder, const std::string &name,
+                              std::string &error) {
   std::ifstream in(source.path, std::ios::binary);
   if (!in) {
     error = "cannot read " + source.path;
@@ -116,7 +166,7 @@ std::string instrument_source(const CompileLine::Source &source, const std::stri
     error = r.error;
     return "";
   }
-  std::string out = (fs::path(folder) / fs::path(source.path).filename()).string();
+  std::string out = (fs::path(folder) / name).string();
   error = write_file_atomically(out, r.output);
   return error.empty() ? out : "";
 }
@@ -161,21 +211,44 @@ std::string build_command(const std::vector<std::string> &argv, const CompileLin
     const auto &source = line.sources[n];
     std::string folder = temp + "/" + std::to_string(n), error;
     fs::create_directories(folder);
-    std::string out = instrument_source(source, argv[0], line, sel, folder, error);
+    // Preprocessed text is instrumented through the file it came from, then preprocessed
+    // again as the build did, and compiled under its own name (the object file takes its
+    // name from it).
+    CompileLine::Source from = source;
+    std::string origin = preprocessed_origin(argv, line, source);
+    if (!origin.empty()) from.path = origin;
+    std::string out = instrument_source(from, argv[0], line, sel, folder,
+                                        fs::path(from.path).filename().string(), error);
     if (out.empty() && strict()) return "cannot instrument " + source.path + ": " + error;
     if (out.empty()) {
       if (error.rfind(source.path + " ", 0) == 0) error.erase(0, source.path.size() + 1);
       notes.push_back(source.path + " not instrumented: " + error);
       continue;
     }
-    args[source.index] = out;
-    command.renames.emplace_back(out, source.path);
     // Quoted includes of the original folder first, as if compiling it in place; debug
     // information names the original folder.
-    std::string dir = fs::path(source.path).parent_path().string();
+    std::string dir = fs::path(from.path).parent_path().string();
     std::string prefix_map = "-ffile-prefix-map=" + folder;
     prefix_map += dir.empty() ? "/=" : "=" + dir;
-    extra.insert(extra.end(), {"-iquote", dir.empty() ? "." : dir, prefix_map});
+    std::vector<std::string> place = {"-iquote", dir.empty() ? "." : dir, prefix_map};
+    if (!origin.empty()) {
+      std::vector<std::string> flags = instrumented_flags(runtime);
+      flags.insert(flags.end(), place.begin(), place.end());
+      std::string preprocessed = folder + "/pp/" + fs::path(source.path).filename().string();
+      fs::create_directories(folder + "/pp");
+      std::vector<std::string> pp = preprocess_command(argv, source, out, flags);
+      pp.insert(pp.end(), {"-o", preprocessed});
+      if (run_process(pp) != 0) {
+        if (strict()) return "cannot preprocess the instrumented " + origin;
+        notes.push_back(source.path + " not instrumented: the instrumented " + origin +
+                        " does not preprocess");
+        continue;
+      }
+      out = preprocessed;
+    }
+    args[source.index] = out;
+    command.renames.emplace_back(out, source.path);
+    extra.insert(extra.end(), place.begin(), place.end());
   }
   command.argv = {argv[0]};
   command.argv.insert(command.argv.end(), extra.begin(), extra.end());

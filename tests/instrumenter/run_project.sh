@@ -93,6 +93,14 @@ if [[ $kind == make-c ]]; then
   (cd "$work" && "$idb_cc" gcc -Wall -c sub/warn2.c -o warn2.o 2>warn2.txt)
   grep -q 'sub/warn2.c:2:61: warning: unused variable' "$work/warn2.gcc.txt"
   diff -u "$work/warn2.gcc.txt" "$work/warn2.txt"
+  # A build that preprocesses a source itself and compiles the result (`cc -E x.c > x.2.c`,
+  # then `cc -c x.2.c`): instrumented through x.c, with the same answer, and silently.
+  printf '#include <stdio.h>\nstatic int work(int n) {\n  int s = 0;\n  for (int i = 0; i < n; ++i)\n    s += i * i;\n  return s;\n}\nint main(void) {\n  printf("%%d\\n", work(10));\n  return 0;\n}\n' >"$work/pp.c"
+  (cd "$work" && gcc -E pp.c >pp.2.c && "$idb_cc" gcc -c pp.2.c -o pp.o 2>pp.txt && "$idb_cc" gcc pp.o -o pp)
+  [[ ! -s $work/pp.txt ]] || { echo "pp.txt:"; cat "$work/pp.txt"; exit 1; }
+  [[ $(cd "$work" && IDB_OUT=pp.idbprof ./pp) == 285 ]]
+  "$paths" "$work/pp.idbprof" | grep -q 'for loop in work' ||
+    { echo "the preprocessed build has no probes:"; "$paths" "$work/pp.idbprof"; exit 1; }
   # Dependency files name the user's source, not the temporary copy.
   (cd "$work" && "$idb_cc" gcc -MMD -c warn.c -o deps.o 2>/dev/null)
   grep -q '^deps.o: warn.c' "$work/deps.d" || { echo "deps.d:"; cat "$work/deps.d"; exit 1; }

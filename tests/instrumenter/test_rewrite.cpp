@@ -340,6 +340,34 @@ double p(int n, double *a) {
   EXPECT_EQ(expected, out);
 }
 
+// A pragma that a macro spells (`_Pragma` in a macro, as codes write `OMP_FOR for (...)`)
+// governs the loop after the macro just as a written one does: Clang's directive says so
+// where the text shows none. The loop inside the worksharing loop still takes its probe.
+TEST(Rewrite, PragmasSpelledByMacrosStillGovernTheirLoop) {
+  const char *input = R"src(#define OMP_FOR _Pragma("omp for schedule(static)")
+#define OMP_ATOMIC _Pragma("omp atomic")
+double g(double);
+void p(int n, double *a, double *total) {
+#pragma omp parallel
+  {
+    OMP_FOR
+    for (int i = 0; i < n; i++) {
+      for (int j = 0; j < n; j++) a[i] += g(a[j]);
+      OMP_ATOMIC
+      *total += a[i];
+    }
+  }
+}
+)src";
+  std::string out = instrument(input, "include loop\ninclude call", "t.c", {"-fopenmp"});
+  std::string expected = input;
+  std::string inner = "      for (int j = 0; j < n; j++) a[i] += g(a[j]);";
+  expected.replace(expected.find(inner), inner.size(),
+                   "      { <LOOP for loop in p [t.c:9]> for (int j = 0; j < n; j++) "
+                   "{ <CALL g(...) in p [t.c:9]> a[i] += g(a[j]); } }");
+  EXPECT_EQ(expected, out);
+}
+
 TEST(Rewrite, LabelsOnlyMatterWhenAGotoOutsideNamesThem) {
   const char *input = R"(int g(int n) {
   int i, s = 0;
