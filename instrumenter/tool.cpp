@@ -3,6 +3,7 @@
 #include "tool.hpp"
 
 #include "manifest.hpp"
+#include "pragma_macros.hpp"
 #include "unit.hpp"
 
 #include <clang/AST/ASTConsumer.h>
@@ -169,8 +170,15 @@ FileResult run_on_text(const std::string &code, const std::string &file,
   std::vector<std::string> args = {std::string("-resource-dir=") + resource_dir(),
                                    "-Wno-unknown-warning-option"};
   args.insert(args.end(), flags.begin(), flags.end());
-  tooling::runToolOnCodeWithArgs(std::make_unique<Action>(options, results), code, args, file,
-                                 "idb-instrument");
+  // As runToolOnCodeWithArgs(action, code, args, ...) builds it, over pragma_macros's
+  // reading of the real files.
+  llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> files(new llvm::vfs::OverlayFileSystem(
+      pragma_macro_filesystem(llvm::vfs::getRealFileSystem(), {})));
+  llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> memory(new llvm::vfs::InMemoryFileSystem);
+  files->pushOverlay(memory);
+  memory->addFile(file, 0, llvm::MemoryBuffer::getMemBufferCopy(code, file));
+  tooling::runToolOnCodeWithArgs(std::make_unique<Action>(options, results), code, files, args,
+                                 file, "idb-instrument");
   if (!results.empty()) return std::move(results.begin()->second);
   FileResult failed;
   failed.file = file;
@@ -195,7 +203,11 @@ std::vector<FileResult> run_tool(const ToolOptions &options) {
       return {r};
     }
   Results results;
-  tooling::ClangTool tool(*db, options.files);
+  std::vector<std::string> sources;
+  for (const auto &file : options.files)
+    sources.push_back(absolute(file));
+  tooling::ClangTool tool(*db, options.files, std::make_shared<PCHContainerOperations>(),
+                          pragma_macro_filesystem(llvm::vfs::getRealFileSystem(), sources));
   tool.appendArgumentsAdjuster(tooling::getInsertArgumentAdjuster(
       {std::string("-resource-dir=") + resource_dir(), "-Wno-unknown-warning-option"},
       tooling::ArgumentInsertPosition::BEGIN));

@@ -1,6 +1,7 @@
 // Small rewriting cases as raw strings: the instrumented text of each input, with the
 // probes' long declarations abbreviated to <KIND description> so the cases stay readable.
 #include "manifest.hpp"
+#include "pragma_macros.hpp"
 #include "selection.hpp"
 #include "tool.hpp"
 
@@ -366,6 +367,18 @@ void p(int n, double *a, double *total) {
                    "      { <LOOP for loop in p [t.c:9]> for (int j = 0; j < n; j++) "
                    "{ <CALL g(...) in p [t.c:9]> a[i] += g(a[j]); } }");
   EXPECT_EQ(expected, out);
+}
+
+// Pragma lines as macro bodies, for Clang's parse of headers: respelled as _Pragma on the
+// same line; function-like macros, continued lines and other defines stay as they are.
+TEST(Rewrite, PragmaMacrosAreRespelledForTheParse) {
+  EXPECT_EQ("#define OMP_FOR _Pragma(\"omp for schedule(static)\")\nint x;\n",
+            spell_pragma_macros("#define OMP_FOR  #pragma omp for schedule(static)  \nint x;\n"));
+  EXPECT_EQ("  # define P _Pragma(\"omp critical(\\\"a\\\")\")",
+            spell_pragma_macros("  # define P # pragma omp critical(\"a\")"));
+  for (const char *same : {"#define F(x) #pragma x\n", "#define P #pragma omp for \\\n  nowait\n",
+                           "#define N 3\n", "#pragma once\n", "#define Q #pragmatic\n"})
+    EXPECT_EQ(same, spell_pragma_macros(same));
 }
 
 TEST(Rewrite, LabelsOnlyMatterWhenAGotoOutsideNamesThem) {
