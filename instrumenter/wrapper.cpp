@@ -7,16 +7,20 @@
 #include "idb/edf.hpp"
 
 #include "cli.hpp"
+#include "manifest.hpp"
 #include "output_files.hpp"
 #include "process.hpp"
 #include "selection.hpp"
 #include "tool.hpp"
 
+#include <algorithm>
 #include <cstdlib>
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <ostream>
 #include <sstream>
+#include <unistd.h>
 
 namespace idb::instr {
 
@@ -148,7 +152,7 @@ std::string preprocessed_origin(const std::vector<std::string> &argv, const Comp
 std::string instrument_source(const CompileLine::Source &source, const std::string &compiler,
                               const CompileLine &line, const Selection &sel,
                               const std::string &folder, const std::string &name,
-                              std::string &error) {
+                              std::size_t &placed_probes, std::string &error) {
   std::ifstream in(source.path, std::ios::binary);
   if (!in) {
     error = "cannot read " + source.path;
@@ -166,6 +170,8 @@ std::string instrument_source(const CompileLine::Source &source, const std::stri
     error = r.error;
     return "";
   }
+  placed_probes = std::size_t(std::count_if(r.candidates.begin(), r.candidates.end(),
+                                            [](const Candidate &c) { return placed(c); }));
   std::string out = (fs::path(folder) / name).string();
   error = write_file_atomically(out, r.output);
   return error.empty() ? out : "";
@@ -189,7 +195,19 @@ void fix_dependency_file(const std::string &path,
 struct Command {
   std::vector<std::string> argv;
   std::vector<std::pair<std::string, std::string>> renames; // instrumented copy -> source
+  std::string record; // IDB_BUILD_RECORD lines: source, probes placed, why not instrumented
 };
+
+// Appends this command's lines to the file IDB_BUILD_RECORD names, in one write to a file
+// opened for appending, so the jobs of a parallel build do not interleave within a line.
+void append_build_record(const std::string &lines, const std::string &tool, std::ostream &err) {
+  const char *path = std::getenv("IDB_BUILD_RECORD");
+  if (!path || !*path || lines.empty()) return;
+  int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0 || write(fd, lines.data(), lines.size()) != ssize_t(lines.size()))
+    err << tool << ": cannot append to IDB_BUILD_RECORD " << path << "\n";
+  if (fd >= 0) close(fd);
+}
 
 // True with IDB_STRICT=1: a source that cannot be instrumented fails the build.
 bool strict() {
@@ -217,12 +235,14 @@ std::string build_command(const std::vector<std::string> &argv, const CompileLin
     CompileLine::Source from = source;
     std::string origin = preprocessed_origin(argv, line, source);
     if (!origin.empty()) from.path = origin;
+    std::size_t probes = 0;
     std::string out = instrument_source(from, argv[0], line, sel, folder,
-                                        fs::path(from.path).filename().string(), error);
+                                        fs::path(from.path).filename().string(), probes, error);
     if (out.empty() && strict()) return "cannot instrument " + source.path + ": " + error;
     if (out.empty()) {
       if (error.rfind(source.path + " ", 0) == 0) error.erase(0, source.path.size() + 1);
       notes.push_back(source.path + " not instrumented: " + error);
+      command.record += source.path + "\t0\tnot instrumented: " + error + "\n";
       continue;
     }
     // Quoted includes of the original folder first, as if compiling it in place; debug
@@ -242,12 +262,16 @@ std::string build_command(const std::vector<std::string> &argv, const CompileLin
         if (strict()) return "cannot preprocess the instrumented " + origin;
         notes.push_back(source.path + " not instrumented: the instrumented " + origin +
                         " does not preprocess");
+        command.record += source.path + "\t0\tnot instrumented: the instrumented " + origin +
+                          " does not preprocess\n";
         continue;
       }
       out = preprocessed;
     }
     args[source.index] = out;
     command.renames.emplace_back(out, source.path);
+    command.record += source.path + "\t" + std::to_string(probes) + "\t" +
+                      (origin.empty() ? "" : "through " + origin) + "\n";
     extra.insert(extra.end(), place.begin(), place.end());
   }
   command.argv = {argv[0]};
@@ -357,6 +381,7 @@ int run_wrapper(const std::vector<std::string> &argv, const std::string &tool, s
   std::string error = build_command(argv, line, sel.selection, temp.path(), command, notes);
   for (const std::string &note : notes)
     err << tool << ": " << note << "\n";
+  append_build_record(command.record, tool, err);
   if (!error.empty()) {
     err << tool << ": " << error << "\n";
     return 1;

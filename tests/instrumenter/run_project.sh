@@ -96,7 +96,8 @@ if [[ $kind == make-c ]]; then
   # A build that preprocesses a source itself and compiles the result (`cc -E x.c > x.2.c`,
   # then `cc -c x.2.c`): instrumented through x.c, with the same answer, and silently.
   printf '#include <stdio.h>\nstatic int work(int n) {\n  int s = 0;\n  for (int i = 0; i < n; ++i)\n    s += i * i;\n  return s;\n}\nint main(void) {\n  printf("%%d\\n", work(10));\n  return 0;\n}\n' >"$work/pp.c"
-  (cd "$work" && gcc -E pp.c >pp.2.c && "$idb_cc" gcc -c pp.2.c -o pp.o 2>pp.txt && "$idb_cc" gcc pp.o -o pp)
+  (cd "$work" && gcc -E pp.c >pp.2.c && IDB_BUILD_RECORD=record.tsv "$idb_cc" gcc -c pp.2.c -o pp.o 2>pp.txt &&
+    "$idb_cc" gcc pp.o -o pp)
   [[ ! -s $work/pp.txt ]] || { echo "pp.txt:"; cat "$work/pp.txt"; exit 1; }
   [[ $(cd "$work" && IDB_OUT=pp.idbprof ./pp) == 285 ]]
   "$paths" "$work/pp.idbprof" | grep -q 'for loop in work' ||
@@ -129,9 +130,15 @@ if [[ $kind == make-c ]]; then
   # Never break a build: what GCC builds and Clang cannot parse (a nested function, a GNU
   # C extension) is built as it is, with one line, and no Clang warning is shown.
   printf 'int f(int x) {\n  int g(int y) { return y + x; }\n  return g(1);\n}\n' >"$work/gnu.c"
-  (cd "$work" && "$idb_cc" gcc -c gnu.c -o gnu.o 2>gnu.txt) || { cat "$work/gnu.txt"; exit 1; }
+  (cd "$work" && IDB_BUILD_RECORD=record.tsv "$idb_cc" gcc -c gnu.c -o gnu.o 2>gnu.txt) ||
+    { cat "$work/gnu.txt"; exit 1; }
   [[ $(wc -l <"$work/gnu.txt") == 1 ]] || { echo "gnu.txt:"; cat "$work/gnu.txt"; exit 1; }
   grep -q "^idb-cc: gnu.c not instrumented: does not compile with Clang: gnu.c:2:" "$work/gnu.txt"
+  # IDB_BUILD_RECORD: one line per source, its probes, and why one was not instrumented.
+  printf 'pp.2.c\t3\tthrough pp.c\n' >"$work/record.expected"
+  grep -q $'^gnu.c\t0\tnot instrumented: does not compile with Clang: gnu.c:2:' "$work/record.tsv" ||
+    { echo "record.tsv:"; cat "$work/record.tsv"; exit 1; }
+  head -1 "$work/record.tsv" | cmp - "$work/record.expected" || { cat "$work/record.tsv"; exit 1; }
   printf '#ifndef A_H\n#define B_H\nint h(void);\n#endif\nint h(void) { return 2; }\n' >"$work/guard.c"
   (cd "$work" && "$idb_cc" gcc -c guard.c -o guard.o 2>guard.txt)
   [[ ! -s $work/guard.txt ]] || { echo "Clang spoke:"; cat "$work/guard.txt"; exit 1; }
