@@ -64,8 +64,8 @@ const CallExpr *top_call(const Stmt *s, const Stmt *parent, CallForm &form) {
 // The statement an OpenMP directive governs, as written (with -fopenmp Clang wraps it in
 // captured regions): a worksharing loop's `for`, a parallel region's block, an atomic's
 // expression. nullptr where nothing below may be probed: standalone directives (barrier,
-// flush), `simd` loops and `collapse`d nests (a probe would break the loop's form), and
-// `target` regions (code for another device).
+// flush), `simd` loops and `collapse`d nests (a probe would break the loop's form: see
+// sealed_loop), and `target` regions (code for another device).
 const Stmt *openmp_block(const OMPExecutableDirective &omp) {
   OpenMPDirectiveKind kind = omp.getDirectiveKind();
   if (omp.isStandaloneDirective() || !omp.hasAssociatedStmt()) return nullptr;
@@ -73,6 +73,15 @@ const Stmt *openmp_block(const OMPExecutableDirective &omp) {
   if (auto *loop = dyn_cast<OMPLoopBasedDirective>(&omp); loop && loop->getLoopsNumber() > 1)
     return nullptr;
   return omp.getRawStmt();
+}
+
+// The loop of a `simd` or `collapse`d directive (not a `target` one): a probe may go around
+// the whole construct, never inside.
+const Stmt *sealed_loop(const OMPExecutableDirective &omp) {
+  if (omp.isStandaloneDirective() || !omp.hasAssociatedStmt()) return nullptr;
+  if (isOpenMPTargetExecutionDirective(omp.getDirectiveKind())) return nullptr;
+  const Stmt *raw = omp.getRawStmt();
+  return isa_and_nonnull<ForStmt, CXXForRangeStmt>(raw) ? raw : nullptr;
 }
 
 // The value of an integer constant expression, or nothing.
@@ -157,7 +166,7 @@ public:
 
   void statement(const Stmt *s, const Stmt *parent, int depth) {
     if (!s) return;
-    if (isa_and_nonnull<OMPExecutableDirective, AttributedStmt>(parent)) scan.governed.insert(s);
+    if (isa_and_nonnull<OMPExecutableDirective, AttributedStmt>(parent)) scan.governed[s] = parent;
     if (!isa<CompoundStmt>(s) && !isa<NullStmt>(s)) ++scan.weight;
     CallForm form = CallForm::Wrap;
     if (const CallExpr *call = top_call(s, parent, form)) placements_[call] = {s, form};
@@ -193,7 +202,10 @@ private:
     } else if (auto *a = dyn_cast<AttributedStmt>(s)) {
       statement(a->getSubStmt(), s, depth);
     } else if (auto *omp = dyn_cast<OMPExecutableDirective>(s)) {
-      if (const Stmt *block = openmp_block(*omp)) statement(block, s, depth);
+      if (const Stmt *block = openmp_block(*omp))
+        statement(block, s, depth);
+      else if (const Stmt *whole = sealed_loop(*omp))
+        sealed(whole, s, depth);
     } else if (auto *t = dyn_cast<CXXTryStmt>(s)) {
       statement(t->getTryBlock(), s, depth);
       for (unsigned h = 0; h < t->getNumHandlers(); ++h)
@@ -202,6 +214,21 @@ private:
       for (const Stmt *child : s->children())
         expression(child, depth, false);
     }
+  }
+
+  // A loop a probe may only go around: a candidate, governed by `directive`, its inside
+  // not scanned.
+  void sealed(const Stmt *s, const Stmt *directive, int depth) {
+    LoopSite site;
+    site.loop = s;
+    site.body = isa<ForStmt>(s) ? cast<ForStmt>(s)->getBody() : cast<CXXForRangeStmt>(s)->getBody();
+    site.depth = depth + 1;
+    site.ordinal = static_cast<unsigned>(scan.loops.size() + 1);
+    site.sealed = true;
+    scan.loops.push_back(site);
+    scan.governed[s] = directive;
+    ++scan.weight;
+    ++scan.long_loops;
   }
 
   void loop(const Stmt *s, int depth, bool in_expression) {

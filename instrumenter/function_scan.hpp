@@ -10,7 +10,7 @@
 #include <clang/AST/Decl.h>
 #include <clang/AST/Stmt.h>
 
-#include <set>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -22,8 +22,9 @@ struct LoopSite {
   int depth = 1;              // 1 = outermost loop of the function
   unsigned ordinal = 0;       // 1-based, source order within the function
   bool in_expression = false; // inside a GNU statement expression
-  int trips = -1;             // the trip count when a constant of at most kShortTrips, else -1
-  unsigned weight = 0;        // the work estimate of the whole loop (see FunctionScan)
+  bool sealed = false; // a `simd` loop or `collapse`d nest: whole or not at all, body unscanned
+  int trips = -1;      // the trip count when a constant of at most kShortTrips, else -1
+  unsigned weight = 0; // the work estimate of the whole loop (see FunctionScan)
 };
 
 // A loop whose trip count is a constant up to this is counted as its body repeated, not as
@@ -57,7 +58,8 @@ struct FunctionScan {
   // Statements a directive or attribute governs: the loop of `#pragma omp for` (also when a
   // macro or _Pragma spells it), the statement of `omp atomic`, a `[[likely]]` branch. A
   // probe may go inside them, never around: it would come between.
-  std::set<const clang::Stmt *> governed;
+  // Each governed statement with the directive or attributed statement that governs it.
+  std::map<const clang::Stmt *, const clang::Stmt *> governed;
 };
 
 FunctionScan scan_function(const clang::FunctionDecl &function);

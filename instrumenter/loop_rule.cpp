@@ -64,14 +64,11 @@ public:
     if (loop.in_expression) return "inside a statement expression";
     if (!loop.body) return "no body";
     if (site.candidate.loop_mode == LoopMode::whitebox) {
+      if (loop.sealed) return "a simd loop or collapsed nest: a probe inside would break it";
       if (has_jump_target(*loop.body, *ctx.decl)) return "a jump could enter its body";
       return place_whitebox(ctx, loop, site.candidate, edits);
     }
     if (has_jump_target(*loop.loop, *ctx.decl)) return "a jump could enter the loop";
-    StmtRange range = statement_range(ctx, *loop.loop);
-    if (ctx.scan.governed.count(loop.loop) ||
-        (range.error.empty() && follows_pragma(*ctx.text, range.begin)))
-      return "a #pragma applies to the loop";
     return wrap_statement(ctx, *loop.loop, site.candidate, rank_loop(loop.depth), edits);
   }
 };

@@ -3,6 +3,7 @@
 #include "probe_id.hpp"
 #include "rules.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <clang/AST/StmtCXX.h>
 #include <clang/Lex/Lexer.h>
@@ -158,28 +159,73 @@ bool is_conditional(const std::string &directive) {
 
 } // namespace
 
-bool follows_pragma(const std::string &text, unsigned offset) {
-  size_t at = offset;
+size_t pragma_group_start(const std::string &text, unsigned offset) {
+  size_t at = offset, best = std::string::npos;
+  bool pragma = false;
+  int depth = 0; // conditionals closed below minus opened: the group must balance them
   for (;;) {
     while (at > 0 && std::isspace(static_cast<unsigned char>(text[at - 1])))
       --at;
-    if (at == 0) return false;
+    if (at == 0) return best;
     if (at >= 2 && text.compare(at - 2, 2, "*/") == 0) { // a block comment between
       size_t open = text.rfind("/*", at - 2);
-      if (open == std::string::npos) return false;
+      if (open == std::string::npos) return best;
       at = open;
       continue;
     }
     size_t line = logical_line_start(text, at);
     size_t first = text.find_first_not_of(" \t", line);
-    if (first == std::string::npos || first >= at) return false;
-    if (text.compare(first, 7, "_Pragma") == 0) return true;
+    if (first == std::string::npos || first >= at) return best;
     std::string directive = directive_of(text, first);
-    if (directive == "pragma") return true;
-    // A conditional around the pragma (`#ifdef _OPENMP`), or a line comment: look above.
-    if (!is_conditional(directive) && text.compare(first, 2, "//") != 0) return false;
+    if (directive == "pragma" || text.compare(first, 7, "_Pragma") == 0) {
+      pragma = true;
+    } else if (directive == "endif") {
+      ++depth;
+    } else if (directive == "if" || directive == "ifdef" || directive == "ifndef") {
+      if (--depth < 0) return best; // the statement sits inside this conditional
+    } else if (!is_conditional(directive) && text.compare(first, 2, "//") != 0) {
+      return best; // code: the group ends above here
+    }
+    if (pragma && depth == 0) best = line;
     at = line;
   }
+}
+
+bool follows_pragma(const std::string &text, unsigned offset) {
+  return pragma_group_start(text, offset) != std::string::npos;
+}
+
+std::string wrap_construct(const FunctionContext &ctx, const Stmt &stmt, const Candidate &c,
+                           int rank, Edits &edits) {
+  StmtRange range = statement_range(ctx, stmt);
+  if (!range.error.empty()) return range.error;
+  size_t begin = pragma_group_start(*ctx.text, range.begin);
+  std::string open = "{ " + scope_text(c, ctx.cxx);
+  if (begin != std::string::npos) {
+    // The directives start a line: the block opens on a line of its own, and `#line`
+    // gives the directives their own number back.
+    unsigned line = 1 + unsigned(std::count(ctx.text->begin(),
+                                            ctx.text->begin() + std::ptrdiff_t(begin), '\n'));
+    open += "\n#line " + std::to_string(line) + " \"" + c_string(*ctx.file) + "\"\n";
+  } else {
+    // A directive only Clang's AST shows (a macro that spells it): before the outermost
+    // directive in the chain, where its macro is written.
+    auto it = ctx.scan.governed.find(&stmt);
+    if (it == ctx.scan.governed.end()) return wrap_statement(ctx, stmt, c, rank, edits);
+    const Stmt *outer = it->second;
+    for (auto up = ctx.scan.governed.find(outer); up != ctx.scan.governed.end();
+         up = ctx.scan.governed.find(outer))
+      outer = up->second;
+    const SourceManager &sm = ctx.ast->getSourceManager();
+    SourceLocation at = sm.getExpansionLoc(outer->getBeginLoc());
+    if (at.isInvalid() || !sm.isWrittenInMainFile(at)) return "a #pragma applies to it";
+    begin = sm.getFileOffset(at);
+    open += " ";
+  }
+  if (!edits.claim(unsigned(begin), range.end)) return "the statement already holds a probe";
+  edits.insert(unsigned(begin), rank, open);
+  edits.insert(range.end, -rank - 1, " }");
+  return "";
 }
 
 StmtRange statement_range(const FunctionContext &ctx, const Stmt &stmt) {
@@ -194,9 +240,9 @@ std::string wrap_statement(const FunctionContext &ctx, const Stmt &stmt, const C
                            int rank, Edits &edits) {
   StmtRange range = statement_range(ctx, stmt);
   if (!range.error.empty()) return range.error;
-  // `#pragma omp atomic` or `critical` before `x = f(x);`: a block would take its place.
+  // `#pragma omp atomic` or `critical` before `x = f(x);`: the block goes around both.
   if (ctx.scan.governed.count(&stmt) || follows_pragma(*ctx.text, range.begin))
-    return "a #pragma applies to the statement";
+    return wrap_construct(ctx, stmt, c, rank, edits);
   if (!edits.claim(range.begin, range.end)) return "the statement already holds a probe";
   edits.insert(range.begin, rank, "{ " + scope_text(c, ctx.cxx) + " ");
   edits.insert(range.end, -rank - 1, " }");

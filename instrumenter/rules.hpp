@@ -85,7 +85,20 @@ StmtRange expression_range(const FunctionContext &ctx, const clang::Expr &expr);
 // must stay right after it, whichever way the conditionals go.
 bool follows_pragma(const std::string &text, unsigned offset);
 
-// Wraps a statement as `{ probe; stmt }`. Returns "" or why not.
+// The offset of the line that starts the directives governing the statement at `offset`
+// (what follows_pragma looks through), taking in whole the conditionals around them; npos
+// when no pragma governs it.
+size_t pragma_group_start(const std::string &text, unsigned offset);
+
+// Wraps a statement that a pragma governs together with its directives, so the probe is
+// around the whole construct, never between: `{ probe;` on a line of its own before the
+// directives (with `#line` after it), or before a macro that spells the pragma, and `}`
+// after the statement. Returns "" or why not.
+std::string wrap_construct(const FunctionContext &ctx, const clang::Stmt &stmt, const Candidate &c,
+                           int rank, Edits &edits);
+
+// Wraps a statement as `{ probe; stmt }` (around the construct when a pragma governs it).
+// Returns "" or why not.
 std::string wrap_statement(const FunctionContext &ctx, const clang::Stmt &stmt, const Candidate &c,
                            int rank, Edits &edits);
 

@@ -248,8 +248,10 @@ int q(int c) {
   const char *expected = R"(int f(int);
 int p(int n, int *a) {
   int i;
+{ <LOOP for loop in p [t.c:5]>
+#line 4 "t.c"
 #pragma GCC unroll 4
-  for (i = 0; i < n; i++) a[i] = 0;
+  for (i = 0; i < n; i++) a[i] = 0; }
   { <LOOP while loop in p [t.c:6]> while (n > 0) n--; }
   return n;
 }
@@ -266,8 +268,9 @@ int q(int c) {
 }
 
 // A pragma governs the statement after it also through #ifdef ... #endif, comments and a
-// backslash-continued line: wrapping that statement in a block would hand the pragma the
-// block (GCC: "for, while or do statement expected"), however the conditionals go.
+// backslash-continued line: wrapping only that statement in a block would hand the pragma
+// the block (GCC: "for, while or do statement expected"), however the conditionals go; so
+// the block takes in the directives too.
 TEST(Rewrite, APragmaKeepsItsStatementThroughConditionalsAndComments) {
   const char *input = R"(int f(int);
 int p(int n, int *a) {
@@ -299,21 +302,47 @@ int p(int n, int *a) {
   ASSERT_EQ("", r.error);
   std::string out = r.output.substr(prelude("t.c").size());
   out = abbreviate(out.substr(0, out.find("\n/* idb-instrument: this file")));
-  // Only the loop after `#else`, which no pragma governs, is wrapped.
-  std::string expected = input;
-  std::string last = "  for (i = 0; i < n; i++) a[i] += 3;";
-  expected.replace(expected.find(last), last.size(),
-                   "  { <LOOP for loop in p [t.c:21]> for (i = 0; i < n; i++) a[i] += 3; }");
+  // Each probe goes around its whole construct: its block opens on a line of its own
+  // before the directives (before the conditionals that hold them), `#line` gives them
+  // back their number, and the block closes after the statement.
+  const char *expected = R"(int f(int);
+int p(int n, int *a) {
+  int i, s = 0;
+{ <LOOP for loop in p [t.c:7]>
+#line 4 "t.c"
+#ifdef USE_UNROLL
+#pragma GCC unroll 4
+#endif
+  for (i = 0; i < n; i++) a[i] = 0; }
+  /* a comment */
+{ <LOOP for loop in p [t.c:11]>
+#line 9 "t.c"
+#pragma GCC ivdep
+  // and another
+  for (i = 0; i < n; i++) a[i] += 1; }
+{ <LOOP for loop in p [t.c:14]>
+#line 12 "t.c"
+#pragma omp parallel for \
+    schedule(static)
+  for (i = 0; i < n; i++) a[i] += 2; }
+{ <CALL f(...) in p [t.c:18]>
+#line 15 "t.c"
+#ifdef _OPENMP
+#pragma omp critical
+#endif
+  s = f(s); }
+#if 0
+#else
+  { <LOOP for loop in p [t.c:21]> for (i = 0; i < n; i++) a[i] += 3; }
+#endif
+  return s;
+}
+)";
   EXPECT_EQ(expected, out);
-  int pragma_skips = 0;
   for (const Candidate &c : r.candidates)
-    if (c.skipped.find("a #pragma applies") == 0) ++pragma_skips;
-  EXPECT_EQ(pragma_skips, 4); // three loops and the call under `omp critical`
+    EXPECT_EQ("", c.skipped) << c.description;
 }
 
-// With -fopenmp Clang wraps a directive's statement in captured regions: the loops and
-// calls inside a worksharing loop are still candidates (the loop itself stays right after
-// its pragma), and nothing inside a `simd` loop or a `collapse`d nest is.
 TEST(Rewrite, OpenMpRegionsKeepTheirCandidates) {
   const char *input = R"(double g(double);
 double p(int n, double *a) {
@@ -333,17 +362,41 @@ double p(int n, double *a) {
 }
 )";
   std::string out = instrument(input, "include loop\ninclude call", "t.c", {"-fopenmp"});
-  std::string expected = input;
-  std::string inner = "    for (j = 0; j < 4; j++) a[i] += g(a[j]);";
-  expected.replace(expected.find(inner), inner.size(),
-                   "    { <LOOP for loop in p [t.c:7]> for (j = 0; j < 4; j++) "
-                   "{ <CALL g(...) in p [t.c:7]> a[i] += g(a[j]); } }");
+  const char *expected = R"(double g(double);
+double p(int n, double *a) {
+  double s = 0;
+  int i, j;
+{ <LOOP for loop in p [t.c:6]>
+#line 5 "t.c"
+#pragma omp parallel for reduction(+ : s)
+  for (i = 0; i < n; i++) {
+    { <LOOP for loop in p [t.c:7]> for (j = 0; j < 4; j++) { <CALL g(...) in p [t.c:7]> a[i] += g(a[j]); } }
+    s += a[i];
+  } }
+{ <LOOP for loop in p [t.c:11]>
+#line 10 "t.c"
+#pragma omp simd
+  for (i = 0; i < n; i++) a[i] = g(a[i]); }
+{ <LOOP for loop in p [t.c:13]>
+#line 12 "t.c"
+#pragma omp parallel for collapse(2)
+  for (i = 0; i < n; i++)
+    for (j = 0; j < n; j++) a[i] += g(a[j]); }
+  return s;
+}
+)";
   EXPECT_EQ(expected, out);
+  // White boxes: inside the worksharing loop's body, never inside the simd loop or the nest.
+  std::string white = instrument(input, "include loop depth=1 mode=whitebox", "t.c", {"-fopenmp"});
+  EXPECT_NE(std::string::npos,
+            white.find("  for (i = 0; i < n; i++) { <LOOP for loop in p [t.c:6]>"));
+  EXPECT_NE(std::string::npos, white.find("  for (i = 0; i < n; i++) a[i] = g(a[i]);\n"));
 }
 
 // A pragma that a macro spells (`_Pragma` in a macro, as codes write `OMP_FOR for (...)`)
 // governs the loop after the macro just as a written one does: Clang's directive says so
-// where the text shows none. The loop inside the worksharing loop still takes its probe.
+// where the text shows none, so the probe goes before the macro. The loop inside the
+// worksharing loop still takes its probe; the atomic statement has none to take.
 TEST(Rewrite, PragmasSpelledByMacrosStillGovernTheirLoop) {
   const char *input = R"src(#define OMP_FOR _Pragma("omp for schedule(static)")
 #define OMP_ATOMIC _Pragma("omp atomic")
@@ -366,6 +419,10 @@ void p(int n, double *a, double *total) {
   expected.replace(expected.find(inner), inner.size(),
                    "      { <LOOP for loop in p [t.c:9]> for (int j = 0; j < n; j++) "
                    "{ <CALL g(...) in p [t.c:9]> a[i] += g(a[j]); } }");
+  // The worksharing construct whole, from its macro: one activation per thread.
+  expected.replace(expected.find("    OMP_FOR"), 11, "    { <LOOP for loop in p [t.c:8]> OMP_FOR");
+  std::string end = "      *total += a[i];\n    }\n";
+  expected.replace(expected.find(end), end.size(), "      *total += a[i];\n    } }\n");
   EXPECT_EQ(expected, out);
 }
 
