@@ -144,34 +144,51 @@ TEST(Noise, CorrectionRemovesMostOfTheCostOfEmptyChildren) {
 
 } // namespace
 
-// More runnable threads than cores (4 MPI ranks on 2 cores): a thread that loses its core
-// inside the thread-CPU clock read around a CPU-timed activation must not have the wait
-// charged as probe cost. Here the probing thread shares one core with a spinning thread,
-// which puts most reads behind a wait of a scheduler slice (hundreds of microseconds).
-TEST(Noise, LosingTheCoreInsideACpuReadIsNotChargedAsNoise) {
+// True when this process may pin itself to core 0 (its affinity is left as it was): the
+// shared-core scenarios below pin their children there.
+bool can_pin_to_core_0() {
   cpu_set_t saved, one;
   CPU_ZERO(&one);
   CPU_SET(0, &one);
   if (sched_getaffinity(0, sizeof saved, &saved) != 0 || !CPU_ISSET(0, &saved) ||
       sched_setaffinity(0, sizeof one, &one) != 0)
-    GTEST_SKIP() << "cannot pin a thread to core 0";
-  sched_setaffinity(0, sizeof saved, &saved); // only the child stays pinned
+    return false;
+  sched_setaffinity(0, sizeof saved, &saved);
+  return true;
+}
+
+// Runs `steps` pinned to core 0 beside a thread spinning there, in the child process.
+template <class Steps> void on_a_shared_core(Steps steps) {
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(0, &one);
+  sched_setaffinity(0, sizeof one, &one);
+  std::atomic<bool> done{false};
+  std::thread spinner([&done] {
+    while (!done.load(std::memory_order_relaxed)) {
+    }
+  });
+  steps();
+  done = true;
+  spinner.join();
+}
+
+// More runnable threads than cores (4 MPI ranks on 2 cores): a thread that loses its core
+// inside the thread-CPU clock read around a CPU-timed activation must not have the wait
+// charged as probe cost. Here the probing thread shares one core with a spinning thread,
+// which puts most reads behind a wait of a scheduler slice (hundreds of microseconds).
+TEST(Noise, LosingTheCoreInsideACpuReadIsNotChargedAsNoise) {
+  if (!can_pin_to_core_0()) GTEST_SKIP() << "cannot pin a thread to core 0";
   constexpr int kActivations = 2000;
   auto profile = profile_of(run_child(
-      [one] {
-        sched_setaffinity(0, sizeof one, &one);
-        std::atomic<bool> done{false};
-        std::thread spinner([&done] {
-          while (!done.load(std::memory_order_relaxed)) {
+      [] {
+        on_a_shared_core([] {
+          for (int i = 0; i < kActivations; ++i) {
+            idb_start(IDB_PROC, 1, "work");
+            work(20000);
+            idb_stop(1);
           }
         });
-        for (int i = 0; i < kActivations; ++i) {
-          idb_start(IDB_PROC, 1, "work");
-          work(20000);
-          idb_stop(1);
-        }
-        done = true;
-        spinner.join();
       },
       {{"IDB_CPU", "all"}}));
   const idb::profile::Node *node = nullptr;
@@ -193,25 +210,16 @@ TEST(Noise, LosingTheCoreInsideACpuReadIsNotChargedAsNoise) {
 // spinning thread on the same core: the probe's share of the wall time must be the same
 // with CPU timing on as off.
 double probe_share_sharing_a_core(const char *cpu_policy) {
-  cpu_set_t one;
-  CPU_ZERO(&one);
-  CPU_SET(0, &one);
   auto profile = profile_of(run_child(
-      [one] {
-        sched_setaffinity(0, sizeof one, &one);
-        std::atomic<bool> done{false};
-        std::thread spinner([&done] {
-          while (!done.load(std::memory_order_relaxed)) {
+      [] {
+        on_a_shared_core([] {
+          for (int i = 0; i < 3000; ++i) {
+            idb_start(IDB_PROC, 1, "half");
+            work(30000);
+            idb_stop(1);
+            work(30000);
           }
         });
-        for (int i = 0; i < 3000; ++i) {
-          idb_start(IDB_PROC, 1, "half");
-          work(30000);
-          idb_stop(1);
-          work(30000);
-        }
-        done = true;
-        spinner.join();
       },
       {{"IDB_CPU", cpu_policy}}));
   for (const auto &cfh : profile.cfhs) {
@@ -224,13 +232,7 @@ double probe_share_sharing_a_core(const char *cpu_policy) {
 }
 
 TEST(Noise, CpuTimingLeavesTheWallTimeWhereItWas) {
-  cpu_set_t saved, one;
-  CPU_ZERO(&one);
-  CPU_SET(0, &one);
-  if (sched_getaffinity(0, sizeof saved, &saved) != 0 || !CPU_ISSET(0, &saved) ||
-      sched_setaffinity(0, sizeof one, &one) != 0)
-    GTEST_SKIP() << "cannot pin a thread to core 0";
-  sched_setaffinity(0, sizeof saved, &saved); // only the children stay pinned
+  if (!can_pin_to_core_0()) GTEST_SKIP() << "cannot pin a thread to core 0";
   double off = probe_share_sharing_a_core("off");
   double all = probe_share_sharing_a_core("all");
   std::printf("share of the probe's wall time, sharing a core: CPU timing off %.3f, all %.3f\n",
