@@ -14,7 +14,7 @@ static double scale(double *a, int n, double f) {
 #endif
   for (int i = 0; i < n; i++)
     a[i] *= f;
-  /* a comment between */
+    /* a comment between */
 #pragma GCC ivdep
   // and another
   for (int i = 0; i < n; i++)
