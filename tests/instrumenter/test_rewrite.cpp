@@ -343,6 +343,34 @@ int p(int n, int *a) {
     EXPECT_EQ("", c.skipped) << c.description;
 }
 
+// The block before a pragma never opens in another branch of a conditional than the one
+// its statement is in: here it opens after `#else`, not before it.
+TEST(Rewrite, ThePragmaBlockStaysInItsStatementsBranch) {
+  const char *input = R"(void g(void);
+void p(int n, int *a) {
+#if USE_G
+  g();
+#else
+#pragma GCC ivdep
+  for (int i = 0; i < n; i++) a[i] = 0;
+#endif
+}
+)";
+  const char *expected = R"(void g(void);
+void p(int n, int *a) {
+#if USE_G
+  g();
+#else
+{ <LOOP for loop in p [t.c:7]>
+#line 6 "t.c"
+#pragma GCC ivdep
+  for (int i = 0; i < n; i++) a[i] = 0; }
+#endif
+}
+)";
+  EXPECT_EQ(expected, instrument(input, "include loop"));
+}
+
 TEST(Rewrite, OpenMpRegionsKeepTheirCandidates) {
   const char *input = R"(double g(double);
 double p(int n, double *a) {
