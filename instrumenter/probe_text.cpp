@@ -183,10 +183,11 @@ size_t pragma_group_start(const std::string &text, unsigned offset) {
       ++depth;
     } else if (directive == "if" || directive == "ifdef" || directive == "ifndef") {
       if (--depth < 0) return best; // the statement sits inside this conditional
-    } else if ((directive == "else" || directive == "elif") && depth == 0) {
-      return best; // the statement sits in this branch: the block may not open in another
-    } else if (!is_conditional(directive) && text.compare(first, 2, "//") != 0) {
-      return best; // code: the group ends above here
+    } else if (((directive == "else" || directive == "elif") && depth == 0) ||
+               (!is_conditional(directive) && text.compare(first, 2, "//") != 0)) {
+      // Code ends the group above here; so does a branch of the conditional the statement
+      // sits in (the block may not open in another branch).
+      return best;
     }
     if (pragma && depth == 0) best = line;
     at = line;

@@ -43,8 +43,12 @@ thread_local int t_task_clock = -2;
 pthread_key_t g_task_clock_key;
 pthread_once_t g_task_clock_once = PTHREAD_ONCE_INIT;
 
-void close_task_clock(void *fd_plus_one) {
-  close(int(reinterpret_cast<std::intptr_t>(fd_plus_one)) - 1);
+// The key's value is the exiting thread's own t_task_clock (thread-local storage outlives
+// the keys' destructors).
+void close_task_clock(void *fd) {
+  int *own = static_cast<int *>(fd);
+  if (*own >= 0) close(*own);
+  *own = -2;
 }
 
 void make_task_clock_key() {
@@ -63,7 +67,7 @@ int task_clock() {
   t_task_clock = fd >= 0 ? int(fd) : -1;
   if (fd >= 0) {
     pthread_once(&g_task_clock_once, make_task_clock_key);
-    pthread_setspecific(g_task_clock_key, reinterpret_cast<void *>(std::intptr_t(fd) + 1));
+    pthread_setspecific(g_task_clock_key, &t_task_clock);
   }
   return t_task_clock;
 }
