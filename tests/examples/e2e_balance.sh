@@ -28,18 +28,24 @@ expect "equal, master and skewed print the same sum: '$(answer balance-equal-1)'
    \"$(answer balance-equal-1)\" == \"$(answer balance-skewed-1)\""
 
 # The imbalance query (wall time) on the work, run_task: the skewed partition's is the
-# last rank's, and larger than the equal blocks' in the same set of runs. (With a core per
-# rank it would be 2; with four ranks on two cores rank 3 runs alone at the end, which
-# brings it to about 1.6, and a busy machine lower still.)
+# last rank's in both runs, and larger than the equal blocks'. (With a core per rank it
+# would be 2; with four ranks on two cores rank 3 runs alone at the end, which brings it
+# to about 1.6, and a busy machine lower still: one run's figure has measured as low as
+# 1.2 with an equal run at 1.17, so the check takes the mean of both runs of each.)
 task_row() { query imbalance "run=$1" | awk -F'\t' 'NR == 1 || $2 ~ /^run_task\(/'; }
-task_row balance-skewed-1 >"$work/skewed.tsv"
-task_row balance-equal-1 >"$work/equal.tsv"
-skew=$(pick imbalance <"$work/skewed.tsv")
-skew_rank=$(pick rank_of_max <"$work/skewed.tsv")
-equal=$(pick imbalance <"$work/equal.tsv")
-expect "skewed: the imbalance query names the last rank" "$skew_rank == $ranks - 1"
-expect "skewed: its work is clearly imbalanced, more than equal blocks'" \
-  "$skew > 1.2 && $skew > $equal"
+skews=() equals=()
+for i in 1 2; do
+  task_row "balance-skewed-$i" >"$work/skewed-$i.tsv"
+  task_row "balance-equal-$i" >"$work/equal-$i.tsv"
+  skews+=("$(pick imbalance <"$work/skewed-$i.tsv")")
+  equals+=("$(pick imbalance <"$work/equal-$i.tsv")")
+  expect "skewed run $i: the imbalance query names the last rank" \
+    "$(pick rank_of_max <"$work/skewed-$i.tsv") == $ranks - 1"
+done
+skew=$(printf '%s\n' "${skews[@]}" | mean)
+equal=$(printf '%s\n' "${equals[@]}" | mean)
+expect "skewed: its work is imbalanced, more than equal blocks' (means of both runs)" \
+  "$skew > 1.1 && $skew > $equal"
 
 # run_task runs once per task whatever the distribution.
 count=$(query noise_share run=balance-master-1 | pick count description '^run_task\(')
