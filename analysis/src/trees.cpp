@@ -139,7 +139,8 @@ std::vector<TreeRow> tree_rows(const profile::Profile &run, const profile::Cfh &
     r.label = node_label(run, cfh, i);
     paths[i] = i == 0 ? r.label : paths[n.parent] + ';' + r.label;
     r.path = paths[i];
-    r.count = n.stats.count;
+    r.count = n.stats.count + n.stats.throttled;
+    r.throttled = n.stats.throttled;
     r.inclusive = t.inclusive;
     r.exclusive = t.exclusive;
     r.corrected = t.corrected;
@@ -174,9 +175,9 @@ std::string number_text(double value) {
 }
 
 const std::vector<std::string> &tree_export_columns() {
-  static const std::vector<std::string> columns{"tree",        "path",        "count",
-                                                "inclusive_s", "exclusive_s", "corrected_s",
-                                                "pct_parent",  "cpu_s",       "noise_s"};
+  static const std::vector<std::string> columns{
+      "tree",        "path",       "count", "inclusive_s", "exclusive_s",
+      "corrected_s", "pct_parent", "cpu_s", "noise_s",     "throttled"};
   return columns;
 }
 
@@ -189,7 +190,8 @@ std::vector<std::string> tree_export_cells(const std::string &tree, const TreeRo
           number_text(row.corrected),
           number_text(row.percent_of_parent),
           number_text(row.cpu),
-          number_text(row.noise)};
+          number_text(row.noise),
+          std::to_string(row.throttled)};
 }
 
 } // namespace idb::analysis

@@ -14,7 +14,7 @@ TreeData cfh_tree(const profile::Profile &profile, const profile::Cfh &cfh) {
   tree.columns = {{"count", Format::integer},       {"inclusive s", Format::seconds},
                   {"exclusive s", Format::seconds}, {"corrected s", Format::seconds},
                   {"% of parent", Format::percent}, {"CPU s", Format::seconds},
-                  {"noise s", Format::seconds}};
+                  {"noise s", Format::seconds},     {"untimed", Format::integer}};
   std::vector<analysis::TreeRow> rows = analysis::tree_rows(profile, cfh);
   std::unordered_map<std::uint32_t, std::uint32_t> row_of; // node → row
   tree.rows.reserve(rows.size());
@@ -24,7 +24,7 @@ TreeData cfh_tree(const profile::Profile &profile, const profile::Cfh &cfh) {
     row.parent = r.parent == profile::kNoParent ? kTreeTop : row_of.at(r.parent);
     row.label = r.label;
     row.values = {double(r.count),     r.inclusive, r.exclusive, r.corrected,
-                  r.percent_of_parent, r.cpu,       r.noise};
+                  r.percent_of_parent, r.cpu,       r.noise,     double(r.throttled)};
     row.key = r.probe;
   }
   for (std::uint32_t node : analysis::hot_path(cfh))
@@ -54,6 +54,7 @@ std::vector<std::vector<std::string>> tree_export_rows(const TreeModel &model,
     row.percent_of_parent = value(5);
     row.cpu = value(6);
     row.noise = value(7);
+    row.throttled = std::uint64_t(value(8));
     out.push_back(analysis::tree_export_cells(tree, row));
     for (int r = model.rowCount(at) - 1; r >= 0; --r)
       stack.emplace_back(model.index(r, 0, at), row.path);

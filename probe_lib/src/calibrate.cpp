@@ -1,6 +1,6 @@
 // Noise calibration. Rounds of back-to-back start/stop pairs give the cost of a pair
-// when nothing overlaps it; the runtime calibrates at initialisation and again at
-// finalize, so a burst of load at either end does not decide the figure alone.
+// when nothing overlaps it, timed and throttled; the runtime calibrates at initialisation and again
+// at finalize, so a burst of load at either end does not decide the figure alone.
 // docs/PERFORMANCE.md measures how this charge compares with what probes really add
 // inside code of various grain.
 #include "calibrate.h"
@@ -14,6 +14,8 @@ void calibrate_noise(Calibration &cal, const Limits &limits, Cfh *&thread_cfh) {
   Limits quiet = limits;
   quiet.cpu_all = false;
   quiet.cpu_threshold = __builtin_huge_val();
+  quiet.throttle_after = ~std::uint64_t(0);
+  quiet.throttle_ticks = -__builtin_huge_val();
   Cfh *c = cfh_create("calibration", true, -1, quiet);
   if (!c) return;
   Cfh *saved = thread_cfh;
@@ -28,22 +30,48 @@ void calibrate_noise(Calibration &cal, const Limits &limits, Cfh *&thread_cfh) {
       start(IDB_PROC, kCalibrationProbe, nullptr);
       stop(kCalibrationProbe);
     }
-    if (r >= 0) cal.per_pair[cal.rounds++] = double(now() - t0) / kPairs; // round -1 warms up
+    std::uint64_t t1 = now();
+    // The same node throttled: what an activation costs once it is only counted.
+    Node &node = c->nodes[cfh_find(*c, 0, kCalibrationProbe)];
+    node.mode = kModeThrottled;
+    for (int i = 0; i < kPairs; ++i) {
+      start(IDB_PROC, kCalibrationProbe, nullptr);
+      stop(kCalibrationProbe);
+    }
+    std::uint64_t t2 = now();
+    node.mode = 0;
+    if (r >= 0) { // round -1 warms up
+      cal.per_pair[cal.rounds] = double(t1 - t0) / kPairs;
+      cal.per_throttled[cal.rounds++] = double(t2 - t1) / kPairs;
+    }
   }
   thread_cfh = saved;
   cfh_free(c);
 }
 
-double noise_per_pair(const Calibration &cal) {
-  if (cal.rounds == 0) return 0.0;
+namespace {
+
+// The lower quartile of `rounds` values.
+double lower_quartile(const double *values, int rounds) {
+  if (rounds == 0) return 0.0;
   double v[Calibration::kCapacity];
-  for (int i = 0; i < cal.rounds; ++i) { // insertion sort: a few dozen values
+  for (int i = 0; i < rounds; ++i) { // insertion sort: a few dozen values
     int j = i;
-    for (; j > 0 && v[j - 1] > cal.per_pair[i]; --j)
+    for (; j > 0 && v[j - 1] > values[i]; --j)
       v[j] = v[j - 1];
-    v[j] = cal.per_pair[i];
+    v[j] = values[i];
   }
-  return v[cal.rounds / 4];
+  return v[rounds / 4];
+}
+
+} // namespace
+
+double noise_per_pair(const Calibration &cal) {
+  return lower_quartile(cal.per_pair, cal.rounds);
+}
+
+double noise_per_throttled_pair(const Calibration &cal) {
+  return lower_quartile(cal.per_throttled, cal.rounds);
 }
 
 } // namespace idb::rt

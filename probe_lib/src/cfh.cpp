@@ -51,7 +51,9 @@ double read_charge(const Cfh &c, std::uint64_t before, std::uint64_t after) {
 // it would move into the parent's exclusive time.
 std::uint64_t pop_frame(Cfh &c, std::uint64_t t, bool read_cpu) {
   Frame &f = c.stack[c.depth - 1];
-  if (f.node != kNoNode) {
+  if (f.special & kSpecialThrottled) {
+    ++c.nodes[f.node].stats.throttled;
+  } else if (f.node != kNoNode) {
     Node &n = c.nodes[f.node];
     if ((f.special & kSpecialCpu) && read_cpu) {
       std::uint64_t before = now(); // each frame's read measured apart: several may pop at once
@@ -62,7 +64,7 @@ std::uint64_t pop_frame(Cfh &c, std::uint64_t t, bool read_cpu) {
       if (after > t) t = after;
     }
     idb_stats_add(&n.stats, f.t0 < t ? double(t - f.t0) : 0.0);
-    n.cpu_on = c.cpu_all || n.stats.mean >= c.cpu_threshold;
+    n.mode = next_mode(c, n.stats);
   }
   --c.depth;
   return t;
@@ -76,6 +78,8 @@ Cfh *cfh_create(const char *name, bool named, int thread, const Limits &limits) 
   c->max_nodes = limits.max_nodes < 2 ? 2 : limits.max_nodes;
   c->max_depth = limits.max_depth < 2 ? 2 : limits.max_depth;
   c->cpu_threshold = limits.cpu_threshold;
+  c->throttle_after = limits.throttle_after;
+  c->throttle_ticks = limits.throttle_ticks;
   c->cpu_all = limits.cpu_all;
   c->cpu_read_ns = limits.cpu_read_ns;
   c->cpu_read_cap_ticks = limits.cpu_read_cap_ticks;
@@ -95,7 +99,7 @@ Cfh *cfh_create(const char *name, bool named, int thread, const Limits &limits) 
   Node &root = c->nodes[0];
   root.parent = kNoNode;
   root.probe = 0;
-  root.cpu_on = 0;
+  root.mode = 0;
   root.kind = 1; // IDB_PROC: the program
   idb_stats_clear(&root.stats);
   c->node_count.store(1, std::memory_order_release);
@@ -141,7 +145,7 @@ std::uint32_t cfh_add_node(Cfh &c, std::uint32_t parent, int kind, int id, const
   Node &n = c.nodes[count];
   n.parent = parent;
   n.probe = id;
-  n.cpu_on = c.cpu_all ? 1 : 0;
+  n.mode = c.cpu_all ? kModeCpu : 0;
   n.kind = std::uint32_t(kind);
   idb_stats_clear(&n.stats);
   c.node_count.store(count + 1, std::memory_order_release);
@@ -161,6 +165,11 @@ void cfh_start_special(Cfh &c, std::uint32_t node, int id) {
     c.nodes[f.charge].stats.noise += c.hidden_charge;
     ++c.overflow;
     f.special = kSpecialNoNode;
+    f.t0 = 0;
+    return;
+  }
+  if (c.nodes[node].mode & kModeThrottled) { // with CPU timing (IDB_CPU=all): no clock read
+    f.special = kSpecialThrottled;
     f.t0 = 0;
     return;
   }
@@ -226,7 +235,8 @@ int cfh_dump(const Cfh &c, void *stream) {
       const char *text = probe_description(c.nodes[path[d]].probe, fallback, sizeof fallback);
       if (std::fprintf(out, d ? ";%s" : "%s", text) < 0) rc = -1;
     }
-    if (std::fprintf(out, " %llu\n", (unsigned long long)c.nodes[node].stats.count) < 0) rc = -1;
+    const idb_stats_t &s = c.nodes[node].stats;
+    if (std::fprintf(out, " %llu\n", (unsigned long long)(s.count + s.throttled)) < 0) rc = -1;
     if (first[node] != kNoNode) {
       ++depth;
       node = first[node];

@@ -20,11 +20,14 @@ constexpr std::uint32_t kNoNode = 0xFFFFFFFFu;
 struct alignas(64) Node {
   std::uint32_t parent;
   std::int32_t probe;
-  std::uint32_t cpu_on; // the CPU policy times this node's activations
-  std::uint32_t kind;   // the probe's kind (IDB_PROC, ...): the MPI layer asks for COMM
-  idb_stats_t stats;    // wall in ticks, CPU in ns, noise: measured extra ticks only
+  std::uint32_t mode; // kMode* bits; start takes its slow path when any is set
+  std::uint32_t kind; // the probe's kind (IDB_PROC, ...): the MPI layer asks for COMM
+  idb_stats_t stats;  // wall in ticks, CPU in ns, noise: measured extra ticks only
 };
 static_assert(sizeof(Node) == 128, "a node fills two cache lines exactly");
+
+constexpr std::uint32_t kModeCpu = 1;       // the CPU policy times this node's activations
+constexpr std::uint32_t kModeThrottled = 2; // activations are only counted (throttling)
 
 struct Frame {
   std::uint64_t t0;   // wall ticks at the end of start
@@ -35,10 +38,11 @@ struct Frame {
   std::uint32_t charge;  // unrecorded frames: the recorded node their noise is charged to
 };
 
-constexpr std::uint32_t kSpecialRoot = 1;      // the root frame, or the guard below it
-constexpr std::uint32_t kSpecialCpu = 2;       // CPU-timed activation
-constexpr std::uint32_t kSpecialNoNode = 4;    // node cap reached: not recorded
-constexpr std::uint32_t kSpecialUncounted = 8; // activations past the depth cap sit on top
+constexpr std::uint32_t kSpecialRoot = 1;       // the root frame, or the guard below it
+constexpr std::uint32_t kSpecialCpu = 2;        // CPU-timed activation
+constexpr std::uint32_t kSpecialNoNode = 4;     // node cap reached: not recorded
+constexpr std::uint32_t kSpecialUncounted = 8;  // activations past the depth cap sit on top
+constexpr std::uint32_t kSpecialThrottled = 16; // a throttled node's: counted, not timed
 
 // The children of every node: (parent << 32 | probe) to the child's node index.
 using ChildTable = HashMap<std::uint32_t>;
@@ -55,6 +59,10 @@ struct Limits {
   // calibrated cost, so a rank that loses its core inside the read (more ranks than
   // cores) is not charged the wait as probe cost.
   double cpu_read_cap_ticks;
+  // Throttling: a node stops timing once it has `throttle_after` timed activations and
+  // its mean is under `throttle_ticks`; 0 and -inf when throttling is off.
+  std::uint64_t throttle_after;
+  double throttle_ticks;
 };
 
 struct Cfh {
@@ -66,6 +74,8 @@ struct Cfh {
   std::atomic<std::uint32_t> node_count;
   ChildTable children;
   double cpu_threshold;
+  std::uint64_t throttle_after;
+  double throttle_ticks;
 
   // Cold.
   std::uint32_t max_depth;
@@ -102,10 +112,21 @@ void cfh_close_all(Cfh &c, std::uint64_t t);
 std::uint32_t cfh_add_node(Cfh &c, std::uint32_t parent, int kind, int id, const char *description,
                            const char *file, int line, const char *function);
 
-// The slow parts of start and stop: CPU timing, caps, mismatches, the root.
+// The slow parts of start and stop: CPU timing, throttled nodes, caps, mismatches, the
+// root.
 void cfh_start_special(Cfh &c, std::uint32_t node, int id);
 void cfh_start_uncounted(Cfh &c);
 void cfh_stop_slow(Cfh &c, int id, std::uint64_t t);
+
+// The node's mode after a timed activation: CPU-timed when its mean reaches the CPU
+// threshold; throttled from now on when it has enough activations and a mean under the
+// throttle threshold.
+inline std::uint32_t next_mode(const Cfh &c, const idb_stats_t &s) {
+  std::uint32_t cpu = s.mean >= c.cpu_threshold ? kModeCpu : 0;
+  std::uint32_t throttle =
+      (s.count >= c.throttle_after) & (s.mean < c.throttle_ticks) ? kModeThrottled : 0;
+  return cpu | throttle;
+}
 
 // Writes the tree as "path;of;descriptions count" lines. Returns 0 or -1.
 int cfh_dump(const Cfh &c, void *stream);
@@ -129,7 +150,14 @@ inline void cfh_start(Cfh &c, int kind, int id, const char *description, const c
   std::uint32_t node = cfh_find(c, parent, id);
   if (__builtin_expect(node == kNoNode, 0))
     node = cfh_add_node(c, parent, kind, id, description, file, line, function);
-  if (__builtin_expect(node == kNoNode || c.nodes[node].cpu_on, 0)) {
+  if (__builtin_expect(node == kNoNode || c.nodes[node].mode, 0)) {
+    if (node != kNoNode && c.nodes[node].mode == kModeThrottled) { // no clock, no call
+      Frame &f = c.stack[c.depth++];
+      f.node = node;
+      f.probe = id;
+      f.special = kSpecialThrottled;
+      return;
+    }
     cfh_start_special(c, node, id);
     return;
   }
@@ -141,15 +169,24 @@ inline void cfh_start(Cfh &c, int kind, int id, const char *description, const c
 }
 
 inline void cfh_stop(Cfh &c, int id) {
-  std::uint64_t t = now();
   const Frame &f = c.stack[std::int64_t(c.depth) - 1];
+  if (__builtin_expect(f.special == kSpecialThrottled, 0)) { // before the clock: no read
+    if (__builtin_expect(f.probe == id, 1)) {
+      ++c.nodes[f.node].stats.throttled;
+      --c.depth;
+    } else {
+      cfh_stop_slow(c, id, now());
+    }
+    return;
+  }
+  std::uint64_t t = now();
   if (__builtin_expect((f.probe != id) | (f.special != 0), 0)) {
     cfh_stop_slow(c, id, t);
     return;
   }
   Node &n = c.nodes[f.node];
   idb_stats_add(&n.stats, double(t - f.t0));
-  n.cpu_on = n.stats.mean >= c.cpu_threshold;
+  n.mode = next_mode(c, n.stats);
   --c.depth;
 }
 

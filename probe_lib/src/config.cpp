@@ -65,6 +65,16 @@ Config read_config() {
     else
       c.cpu_threshold_us = us;
   }
+  read_bool("IDB_THROTTLE", c.throttle);
+  read_uint("IDB_THROTTLE_AFTER", 1, 0xFFFFFFFFu, c.throttle_after);
+  if (const char *v = std::getenv("IDB_THROTTLE_PERCENT")) {
+    char *end = nullptr;
+    double percent = std::strtod(v, &end);
+    if (end == v || *end || !(percent > 0.0 && percent <= 100.0))
+      warn("IDB_THROTTLE_PERCENT", v, "expected a percentage above 0, at most 100");
+    else
+      c.throttle_percent = percent;
+  }
   read_uint("IDB_MAX_NODES", 2, 1u << 26, c.max_nodes);
   read_uint("IDB_MAX_DEPTH", 2, 1u << 20, c.max_depth);
   if (const char *t = std::getenv("IDB_TIMER")) {

@@ -10,14 +10,17 @@ namespace idb::rt {
 enum class CpuPolicy { Off, All, Auto };
 
 struct Config {
-  bool enabled = true;               // IDB_ENABLE
-  const char *out = "%n-%p.idbprof"; // IDB_OUT: path pattern
-  CpuPolicy cpu = CpuPolicy::Auto;   // IDB_CPU
-  double cpu_threshold_us = 200.0;   // IDB_CPU_THRESHOLD_US
-  std::uint32_t max_nodes = 65536;   // IDB_MAX_NODES, per CFH
-  std::uint32_t max_depth = 4096;    // IDB_MAX_DEPTH, open probes per CFH
-  const char *timer = "auto";        // IDB_TIMER: auto|tsc|monotonic
-  bool verbose = false;              // IDB_VERBOSE
+  bool enabled = true;                  // IDB_ENABLE
+  const char *out = "%n-%p.idbprof";    // IDB_OUT: path pattern
+  CpuPolicy cpu = CpuPolicy::Auto;      // IDB_CPU
+  double cpu_threshold_us = 200.0;      // IDB_CPU_THRESHOLD_US
+  bool throttle = true;                 // IDB_THROTTLE
+  std::uint32_t throttle_after = 10000; // IDB_THROTTLE_AFTER: timed activations first
+  double throttle_percent = 5.0;        // IDB_THROTTLE_PERCENT: probe cost share that throttles
+  std::uint32_t max_nodes = 65536;      // IDB_MAX_NODES, per CFH
+  std::uint32_t max_depth = 4096;       // IDB_MAX_DEPTH, open probes per CFH
+  const char *timer = "auto";           // IDB_TIMER: auto|tsc|monotonic
+  bool verbose = false;                 // IDB_VERBOSE
 };
 
 Config read_config();

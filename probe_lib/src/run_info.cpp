@@ -140,6 +140,14 @@ void fill_meta(Meta &m, const char *mode) {
   m.add("cpu_policy", "%s", cpu_policy_name(cfg.cpu));
   m.add("cpu_clock", "%s", thread_cpu_source());
   m.add("cpu_threshold_us", "%.17g", cfg.cpu_threshold_us);
+  m.add("throttle", "%s", cfg.throttle ? "on" : "off");
+  if (cfg.throttle) {
+    m.add("throttle_after", "%u", cfg.throttle_after);
+    m.add("throttle_percent", "%.17g", cfg.throttle_percent);
+    m.add("throttle_below_s", "%.17g", g_rt.limits.throttle_ticks / g_rt.ticks_per_second);
+    m.add("throttled_noise_per_activation_s", "%.17g",
+          g_rt.throttled_ticks / g_rt.ticks_per_second);
+  }
   m.add("max_nodes", "%u", cfg.max_nodes);
   m.add("max_depth", "%u", cfg.max_depth);
   m.add("idb_version", "%s", IDB_VERSION);
@@ -178,6 +186,7 @@ WriteJob run_job(const Bytes *sections = nullptr) {
   job.rank = g_rt.rank;
   job.ticks_per_second = g_rt.ticks_per_second;
   job.noise_ticks = g_rt.noise_ticks;
+  job.throttled_ticks = g_rt.throttled_ticks;
   job.end_ticks = g_rt.end_ticks;
   if (sections) {
     job.sections = sections->data;

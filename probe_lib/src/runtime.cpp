@@ -117,7 +117,13 @@ void start_running(const char *program) {
   g_rt.state.store(kRunning);
   calibrate_noise(g_rt.calibration, g_rt.limits, t_cfh);
   g_rt.noise_ticks = noise_per_pair(g_rt.calibration);
+  g_rt.throttled_ticks = noise_per_throttled_pair(g_rt.calibration);
   g_rt.limits.noise_ticks = g_rt.noise_ticks;
+  // A node whose mean is under this, the pair cost over the share, costs more than the
+  // share of its own time: after `throttle_after` activations it is only counted.
+  g_rt.limits.throttle_after = cfg.throttle ? cfg.throttle_after : ~std::uint64_t(0);
+  g_rt.limits.throttle_ticks =
+      cfg.throttle ? g_rt.noise_ticks * 100.0 / cfg.throttle_percent : -HUGE_VAL;
   probe_seen(IDB_PROC, 0, g_rt.program, nullptr, 0, nullptr);
   timespec ts;
   clock_gettime(CLOCK_REALTIME, &ts);
@@ -189,6 +195,7 @@ bool stop_recording() {
   idb_probes_off = 1;
   calibrate_noise(g_rt.calibration, g_rt.limits, t_cfh);
   g_rt.noise_ticks = noise_per_pair(g_rt.calibration);
+  g_rt.throttled_ticks = noise_per_throttled_pair(g_rt.calibration);
   // Only the calling thread's CFHs (its default one and those it entered) are closed;
   // other threads may still be inside a probe, so the writer reads their open frames
   // without changing them.

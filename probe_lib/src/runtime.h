@@ -23,8 +23,9 @@ struct Runtime {
   Cfh *first = nullptr, *last = nullptr; // every CFH, in creation order
   int threads = 0;                       // thread slots handed out
   double ticks_per_second = 1e9;
-  Calibration calibration;  // rounds at initialisation and at finalize
-  double noise_ticks = 0.0; // the charge per activation drawn from them
+  Calibration calibration;      // rounds at initialisation and at finalize
+  double noise_ticks = 0.0;     // the charge per activation drawn from them
+  double throttled_ticks = 0.0; // and per throttled activation
   ClockPair start_pair{};
   double start_unix = 0.0, end_unix = 0.0;
   std::uint64_t end_ticks = 0; // wall clock at finalize

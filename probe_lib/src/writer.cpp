@@ -64,13 +64,15 @@ void put_field(ByteBuffer &b, double value, double seconds_per_tick, idb_stats_u
 
 // `open_ticks` >= 0: the node is still open in a thread that finalize does not own; its
 // activation so far is written as one more sample, leaving the live record alone. The
-// noise written is the measured extra plus the calibrated cost of each activation; the
-// root has none.
+// noise written is the measured extra plus the calibrated cost of each activation, timed
+// or throttled; the root has none.
 void put_node(ByteBuffer &b, const Node &n, const WriteJob &job, double open_ticks) {
   const double s = 1.0 / job.ticks_per_second;
   idb_stats_t st = n.stats;
   if (open_ticks >= 0) idb_stats_add(&st, open_ticks);
-  st.noise = n.parent == kNoNode ? 0.0 : double(st.count) * job.noise_ticks + st.noise;
+  st.noise = n.parent == kNoNode ? 0.0
+                                 : double(st.count) * job.noise_ticks +
+                                       double(st.throttled) * job.throttled_ticks + st.noise;
   b.put(n.parent);
   b.put(n.probe);
 #define IDB_PUT_FIELD(field, type, unit, merge, group, column)                                     \
@@ -90,7 +92,8 @@ long open_frames(const Cfh &c, std::uint32_t count, std::uint64_t end, double *o
   if (depth > c.max_depth + 1) depth = 0;
   for (std::uint32_t k = 0; k < depth; ++k) {
     const Frame &f = c.stack[k];
-    if (f.node < count) open_ticks[f.node] = f.t0 < end ? double(end - f.t0) : 0.0;
+    if (f.node < count && !(f.special & kSpecialThrottled)) // throttled: never timed
+      open_ticks[f.node] = f.t0 < end ? double(end - f.t0) : 0.0;
   }
   return depth > 1 ? long(depth - 1) : 0;
 }

@@ -23,6 +23,7 @@ struct WriteJob {
   int rank;
   double ticks_per_second;
   double noise_ticks;      // calibrated cost of one start/stop pair, charged per activation
+  double throttled_ticks;  // calibrated cost of one throttled pair, charged per such activation
   std::uint64_t end_ticks; // the run's end: probes still open count until then
   // When set, these complete sections (the ranks' CFHs, combined by the MPI layer) are
   // written in place of `cfhs`.

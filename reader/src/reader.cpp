@@ -128,11 +128,15 @@ bool read_probes(const Section &s, Profile &p, Cursor &c) {
   return c.error.empty();
 }
 
-void read_node(Cursor &c, Node &n) {
+// One node record of `record` bytes: a record of an older minor version holds fewer
+// fields, and those it lacks stay 0.
+void read_node(Cursor &c, Node &n, std::uint32_t record) {
+  std::size_t end = c.at + record;
   n.parent = c.get<std::uint32_t>("node");
   n.probe = c.get<std::int32_t>("node");
 #define IDB_GET_FIELD(field, type, unit, merge, group, column)                                     \
-  n.stats.field = c.get<IDB_STATS_CTYPE(type)>("node");
+  if (c.at + sizeof(IDB_STATS_CTYPE(type)) <= end)                                                 \
+    n.stats.field = c.get<IDB_STATS_CTYPE(type)>("node");
   IDB_STATS_FIELDS(IDB_GET_FIELD)
 #undef IDB_GET_FIELD
 }
@@ -151,7 +155,7 @@ bool read_cfh(const Section &s, Profile &p, Cursor &c) {
   cfh.depth_overflow = c.get<std::uint64_t>("CFH header");
   cfh.name = c.text("CFH name");
   if (!c.error.empty()) return false;
-  if (record < IDB_NODE_RECORD_SIZE)
+  if (record < IDB_NODE_RECORD_SIZE_1_0)
     return c.fail("node record size " + std::to_string(record) + " too small");
   if ((c.bytes.size() - c.at) != std::uint64_t(record) * s.count)
     return c.fail("CFH section holds " + std::to_string(c.bytes.size() - c.at) + " bytes for " +
@@ -160,7 +164,7 @@ bool read_cfh(const Section &s, Profile &p, Cursor &c) {
   cfh.nodes.resize(s.count);
   for (std::uint32_t i = 0; i < s.count; ++i) {
     std::size_t start = c.at;
-    read_node(c, cfh.nodes[i]);
+    read_node(c, cfh.nodes[i], record);
     c.at = start + record; // fields a newer minor version appended are skipped
     std::uint32_t parent = cfh.nodes[i].parent;
     if (i == 0 ? parent != kNoParent : parent >= i)

@@ -41,6 +41,8 @@ constexpr Column kCounts[] = {{"count", 10}, {"incl s", 12},  {"excl s", 12}, {"
 constexpr Column kCpu[] = {{"cpu s", 12}, {"cpu n", 7}};
 constexpr Column kNoise{"noise s", 12};
 constexpr Column kBytes[] = {{"sent B", 12}, {"recv B", 12}};
+// Throttled nodes: of the count, the activations only counted (times cover the others).
+constexpr Column kThrottled{"untimed", 10};
 // Summary CFHs: the spread of the per-rank inclusive time over the ranks.
 constexpr Column kSpread[] = {
     {"ranks", 6}, {"rank min s", 12}, {"rank max s", 12}, {"max@", 5}, {"max/mean", 9}};
@@ -51,6 +53,11 @@ bool has_bytes(const Cfh &cfh) {
   return false;
 }
 
+std::size_t throttled_nodes(const Cfh &cfh) {
+  return std::size_t(std::count_if(cfh.nodes.begin(), cfh.nodes.end(),
+                                   [](const Node &n) { return n.stats.throttled > 0; }));
+}
+
 using Row = std::vector<std::string>; // the label, then one cell per column
 
 struct Printer {
@@ -59,7 +66,8 @@ struct Printer {
   const TreeOptions &options;
   std::vector<NodeTimes> times;
   std::vector<std::vector<std::uint32_t>> children;
-  bool show_bytes = false; // COMM nodes carry bytes: two more columns
+  bool show_bytes = false;     // COMM nodes carry bytes: two more columns
+  bool show_throttled = false; // throttled nodes: one more
   bool show_spread() const { return cfh.summary && cfh.spread.size() == cfh.nodes.size(); }
 
   bool shown(std::uint32_t i) const {
@@ -71,7 +79,7 @@ struct Printer {
     const NodeTimes &t = times[i];
     double parent = i == 0 ? t.inclusive : times[cfh.nodes[i].parent].inclusive;
     Row r{std::string(2 * depth, ' ') + probe_label(profile, cfh.nodes[i].probe),
-          std::to_string(s.count),
+          std::to_string(s.count + s.throttled),
           seconds(t.inclusive),
           seconds(t.exclusive),
           seconds(t.corrected),
@@ -83,6 +91,7 @@ struct Printer {
       r.push_back(std::to_string(s.cpu_count));
     }
     r.push_back(seconds(s.noise));
+    if (show_throttled) r.push_back(s.throttled ? std::to_string(s.throttled) : "-");
     if (show_bytes) {
       r.push_back(std::to_string(s.bytes_sent));
       r.push_back(std::to_string(s.bytes_recv));
@@ -124,6 +133,7 @@ struct Printer {
       for (const Column &c : kCpu)
         add(c);
     add(kNoise);
+    if (show_throttled) add(kThrottled);
     if (show_bytes)
       for (const Column &c : kBytes)
         add(c);
@@ -184,7 +194,8 @@ std::string paths_text(const Profile &profile, const Cfh &cfh) {
     auto [node, prefix] = stack.back();
     stack.pop_back();
     std::string path = prefix + probe_label(profile, cfh.nodes[node].probe);
-    text += path + ' ' + std::to_string(cfh.nodes[node].stats.count) + '\n';
+    const idb_stats_t &s = cfh.nodes[node].stats;
+    text += path + ' ' + std::to_string(s.count + s.throttled) + '\n';
     for (auto it = children[node].rbegin(); it != children[node].rend(); ++it)
       stack.emplace_back(*it, path + ';');
   }
@@ -194,7 +205,14 @@ std::string paths_text(const Profile &profile, const Cfh &cfh) {
 void print_tree(std::ostream &out, const Profile &profile, const Cfh &cfh,
                 const TreeOptions &options) {
   if (cfh.nodes.empty()) return;
-  Printer{profile, cfh, options, node_times(cfh), children_of(cfh), has_bytes(cfh)}.print(out);
+  Printer{profile,
+          cfh,
+          options,
+          node_times(cfh),
+          children_of(cfh),
+          has_bytes(cfh),
+          throttled_nodes(cfh) > 0}
+      .print(out);
 }
 
 void print_profile(std::ostream &out, const Profile &profile, const TreeOptions &options) {
@@ -205,6 +223,12 @@ void print_profile(std::ostream &out, const Profile &profile, const TreeOptions 
   if (profile.meta.count("mpi_mode")) out << "mpi mode " << profile.get("mpi_mode") << ", ";
   out << "noise per activation " << fixed(profile.number("noise_per_activation_s") * 1e9, 1)
       << " ns, cpu policy " << profile.get("cpu_policy", "?") << "\n";
+  if (profile.get("throttle") == "on")
+    out << "throttling on: a node with " << profile.get("throttle_after", "?")
+        << " or more timed activations averaging under "
+        << fixed(profile.number("throttle_below_s") * 1e9, 0)
+        << " ns stops timing;\n  its later activations count in \"untimed\", their time in "
+           "the parent's\n";
   for (const Cfh &cfh : profile.cfhs) {
     out << "\nCFH \"" << cfh.name << "\"";
     if (cfh.summary)
@@ -215,6 +239,8 @@ void print_profile(std::ostream &out, const Profile &profile, const TreeOptions 
     if (cfh.mismatches) out << "  mismatched stops " << cfh.mismatches;
     if (cfh.overflow) out << "  over node cap " << cfh.overflow;
     if (cfh.depth_overflow) out << "  over depth cap " << cfh.depth_overflow;
+    if (std::size_t n = throttled_nodes(cfh))
+      out << "  throttled nodes " << n; // see the run header's throttling line
     out << '\n';
     print_tree(out, profile, cfh, options);
   }

@@ -1,9 +1,9 @@
 // Helper of the benchmarks, not a benchmark: reads a profile through the reader library
 // (idb::profile::read_profile, node_times) and prints, as one JSON object, the first
 // CFH's root times (inclusive and noise-corrected, seconds), the calibrated noise per
-// activation, and per node its probe, description, count, mean, CPU-timed count and
-// noise. run_probe_bench.sh uses it for the accuracy figures and to check which
-// activations each CPU policy timed.
+// activation, and per node its probe, description, count (timed activations), throttled
+// (activations only counted), mean, CPU-timed count and noise. run_probe_bench.sh uses it for the
+// accuracy figures and to check which activations each CPU policy timed.
 #include "idb/profile.hpp"
 #include "idb/tree.hpp"
 
@@ -47,11 +47,12 @@ int main(int argc, char **argv) {
               profile.cfhs.size());
   for (std::size_t i = 0; i < cfh.nodes.size(); ++i) {
     const idb::profile::Node &n = cfh.nodes[i];
-    std::printf("%s\n {\"probe\": %d, \"label\": %s, \"count\": %llu, \"mean_s\": %.9g, "
-                "\"cpu_count\": %llu, \"noise_s\": %.9g, \"corrected_s\": %.9g}",
+    std::printf("%s\n {\"probe\": %d, \"label\": %s, \"count\": %llu, \"throttled\": %llu, "
+                "\"mean_s\": %.9g, \"cpu_count\": %llu, \"noise_s\": %.9g, \"corrected_s\": %.9g}",
                 i ? "," : "", n.probe, quoted(idb::profile::probe_label(profile, n.probe)).c_str(),
-                (unsigned long long)n.stats.count, n.stats.mean,
-                (unsigned long long)n.stats.cpu_count, n.stats.noise, times[i].corrected);
+                (unsigned long long)n.stats.count, (unsigned long long)n.stats.throttled,
+                n.stats.mean, (unsigned long long)n.stats.cpu_count, n.stats.noise,
+                times[i].corrected);
   }
   std::printf("]}\n");
   return 0;

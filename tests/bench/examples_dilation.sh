@@ -11,6 +11,8 @@
 #              measured with next to no probe cost, which the wall time cannot give
 #              (it includes mpirun's start-up and the processes' exit);
 #   default    through the wrappers with the instrumenter's default selection;
+#   timed      the default build run with IDB_THROTTLE=0: every activation timed, as
+#              before runtime throttling (not a build of its own);
 #   reference  through the wrappers with examples/<name>/reference.sel.
 # Each runs five times under `mpirun -np 2` (the machine this was written for has 2 cores,
 # so 2 ranks use all of them), the four configurations interleaved in every round and in
@@ -114,7 +116,7 @@ else
   long_args=([smvp]="700 700 9000" [pic]="--kernel pow --particles 250000 --steps 3000"
     [balance]="skewed 150000 5000" [balance-master]="master 120000 5000")
 fi
-configs=(pristine main default reference)
+configs=(pristine main default timed reference)
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/idb-dilation.XXXXXX")
 if ((keep)); then
@@ -125,7 +127,7 @@ fi
 mkdir -p "$work/build" "$work/prof" "$work/db" "$work/out"
 # The user's own settings must not leak into a configuration.
 unset IDB_ENABLE IDB_CPU IDB_CPU_THRESHOLD_US IDB_TIMER IDB_MAX_NODES IDB_MAX_DEPTH IDB_OUT \
-  IDB_MPI_MODE IDB_MPI_SPILL IDB_SELECTION IDB_SELECTION_FILE IDB_EDF IDB_INSTRUMENT IDB_MPI
+  IDB_THROTTLE IDB_THROTTLE_AFTER IDB_THROTTLE_PERCENT IDB_MPI_MODE IDB_MPI_SPILL IDB_SELECTION IDB_SELECTION_FILE IDB_EDF IDB_INSTRUMENT IDB_MPI
 if [[ $(id -u) -eq 0 ]]; then # Open MPI refuses root unless told twice
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 fi
@@ -165,9 +167,11 @@ build_one() {
 run_one() {
   local case=$1 config=$2 name=$3
   shift 3
-  local exe=$work/build/${example[$case]}-$config/${example[$case]} t0 t1
+  local build=$config throttle=1
+  [[ $config == timed ]] && build=default throttle=0
+  local exe=$work/build/${example[$case]}-$build/${example[$case]} t0 t1
   t0=$(date +%s%N)
-  if ! IDB_OUT="$work/prof/$name.idbprof" mpirun -np 2 "$exe" "$@" \
+  if ! IDB_OUT="$work/prof/$name.idbprof" IDB_THROTTLE=$throttle mpirun -np 2 "$exe" "$@" \
     >"$work/out/$name.txt" 2>"$work/out/$name.err"; then
     say "$name failed:"
     cat "$work/out/$name.err" >&2
@@ -216,7 +220,8 @@ measure() {
       SELECT h.rank, max(CASE WHEN h.named = 0 AND t.probe_id = 0 THEN t.inclusive END) AS root,
         sum(s.noise) AS noise,
         sum(CASE WHEN p.description LIKE 'MPI_Init%' THEN t.inclusive ELSE 0 END) AS init,
-        count(*) AS nodes, sum(CASE WHEN n.parent IS NULL THEN 0 ELSE s.count END) AS acts
+        count(*) AS nodes,
+        sum(CASE WHEN n.parent IS NULL THEN 0 ELSE s.count + s.throttled END) AS acts
       FROM node_times t JOIN cfh_instances h USING (cfh_id)
       JOIN nodes n USING (cfh_id, node) JOIN node_stats s USING (cfh_id, node)
       LEFT JOIN probe_sites p ON p.run_id = h.run_id AND p.probe_id = t.probe_id
@@ -232,6 +237,7 @@ load_before=$(uptime)
 for name in $(printf '%s\n' "${cases[@]}" | while read -r c; do echo "${example[$c]}"; done |
   uniq); do
   for config in "${configs[@]}"; do
+    [[ $config == timed ]] && continue # the default build, run otherwise
     say "building $name ($config)"
     build_one "$name" "$config"
   done
@@ -346,9 +352,9 @@ echo
 echo "| example | configuration | probe | activations | noise s | share of the ranks' root time |"
 echo "|---|---|---|---:|---:|---:|"
 for case in "${cases[@]}"; do
-  for config in default reference; do
+  for config in default timed reference; do
     "$idb" query "SELECT COALESCE(p.description, 'probe ' || n.probe_id) AS probe,
-        sum(s.count) AS activations, sum(s.noise) AS noise,
+        sum(s.count + s.throttled) AS activations, sum(s.noise) AS noise,
         sum(s.noise) / (SELECT sum(t.inclusive) FROM node_times t JOIN cfh_instances c
           USING (cfh_id) WHERE t.probe_id = 0 AND c.named = 0) AS share
       FROM nodes n JOIN node_stats s USING (cfh_id, node)

@@ -34,7 +34,8 @@ def verdict(ok):
 
 
 def pair_table(out):
-    print("\n## 1. Start/stop pair, IDB_CPU=auto (default), median of 5 repetitions")
+    print("\n## 1. Start/stop pair, IDB_CPU=auto (default), IDB_THROTTLE=0, median of 5 "
+          "repetitions")
     print(f"{'library':8} {'benchmark':26} {'pair ns':>8} {'ref ns':>7} {'ratio':>6}  goal <= "
           f"{GOAL_RATIO}x")
     for lib in ("shared", "static"):
@@ -47,6 +48,21 @@ def pair_table(out):
         print(f"{lib:8} {'(reference parts: 2 TSC reads':30} "
               f"{per_pair_ns(data, 'BM_TwoTscReads'):5.2f} ns, stats_add alone "
               f"{per_pair_ns(data, 'BM_StatsAddOnly'):.2f} ns)")
+
+
+def throttled_table(out):
+    print("\n## 1b. Pair of a throttled node (IDB_THROTTLE_AFTER=1: counted, not timed), "
+          "median of 5 repetitions, against the same reference")
+    print(f"{'library':8} {'benchmark':26} {'pair ns':>8} {'ref ns':>7} {'ratio':>6}")
+    for lib in ("shared", "static"):
+        data = load_json(out / f"pair-{lib}-throttled.out")
+        ref = per_pair_ns(data, "BM_Reference")
+        for bench, label in PAIR_BENCHES:
+            ns = per_pair_ns(data, bench)
+            print(f"{lib:8} {label:26} {ns:8.2f} {ref:7.2f} {ns / ref:6.2f}")
+    summary = load_json(out / "pair-shared-throttled.profile.json")
+    flat = node_of(summary, 1)
+    print(f"  flat node: {flat['count']} timed, {flat['throttled']} throttled")
 
 
 def disabled_table(out):
@@ -118,15 +134,16 @@ def read_kv(path):
 def accuracy_runs(out, grain):
     """Per build: the 5 kernel times; the 5 corrected root times; the set of checksums;
     the last profile summary."""
-    times = {"pristine": [], "instrumented": [], "off": []}
-    corrected, sums, summary = [], set(), None
+    times = {"pristine": [], "instrumented": [], "timed": [], "off": []}
+    corrected, sums, summary = {"instrumented": [], "timed": []}, set(), {}
     for i in range(1, 6):
         for build in times:
             kv = read_kv(out / f"accuracy-{grain}-{build}-{i}.out")
             times[build].append(float(kv["kernel_s"]))
             sums.add(kv["checksum"])
-        summary = load_json(out / f"accuracy-{grain}-instrumented-{i}.profile.json")
-        corrected.append(summary["root_corrected_s"])
+        for build in corrected:
+            summary[build] = load_json(out / f"accuracy-{grain}-{build}-{i}.profile.json")
+            corrected[build].append(summary[build]["root_corrected_s"])
     return times, corrected, sums, summary
 
 
@@ -134,27 +151,35 @@ def accuracy_table(out):
     print("\n## 5. Accuracy, best of 5 processes per build; corrected = root corrected time "
           "(min of 5)")
     print("grain: inner iterations per call; ns/call: pristine time / calls; relax, flux: node "
-          "means; off: instrumented build with IDB_ENABLE=0; cost/act: (instr - pristine) / "
-          "activations")
+          "means (timed activations); off: instrumented build with IDB_ENABLE=0; instr: with "
+          "the default throttling, timed: IDB_THROTTLE=0; cost/act: (instr - pristine) / "
+          "activations; thr: activations throttled / all")
     print(f"{'grain':>5} {'ns/call':>8} {'relax ns':>9} {'flux ns':>8} {'activations':>11} "
-          f"{'pristine s':>10} {'off s':>7} {'instr s':>8} {'instr/pr':>8} {'cost/act':>8} "
-          f"{'corrected':>9} {'error':>8}  checksums  goal |error| <= {GOAL_ACCURACY_PCT} %")
+          f"{'pristine s':>10} {'off s':>7} {'run':>6} {'s':>8} {'/pr':>6} {'cost/act':>8} "
+          f"{'thr':>5} {'corrected':>9} {'error':>8}  checksums  goal |error| <= "
+          f"{GOAL_ACCURACY_PCT} %")
     for grain in GRAINS:
         times, corrected, sums, summary = accuracy_runs(out, grain)
-        activations = sum(n["count"] for n in summary["nodes"][1:])
-        relax, flux = node_of(summary, 11), node_of(summary, 12)
         best, off = min(times["pristine"]), min(times["off"])
-        instr, corr = min(times["instrumented"]), min(corrected)
-        err = 100.0 * (corr - best) / best
-        per_call = best * 1e9 / (relax["count"] + flux["count"])
-        cost = (instr - best) * 1e9 / activations
-        print(f"{grain:5d} {per_call:8.1f} {relax['mean_s'] * 1e9:9.1f} "
-              f"{flux['mean_s'] * 1e9:8.1f} {activations:11d} {best:10.4f} {off:7.4f} "
-              f"{instr:8.4f} {instr / best:8.3f} {cost:8.1f} {corr:9.4f} {err:+7.2f}%  "
-              f"{'same' if len(sums) == 1 else 'DIFFER':9}  "
-              f"{verdict(abs(err) <= GOAL_ACCURACY_PCT)}")
-    noise = load_json(out / "accuracy-400-instrumented-1.profile.json")["noise_per_activation_s"]
-    print(f"  calibrated noise charged per activation: {noise * 1e9:.1f} ns")
+        for build in ("instrumented", "timed"):
+            nodes = summary[build]["nodes"][1:]
+            activations = sum(n["count"] + n["throttled"] for n in nodes)
+            throttled = sum(n["throttled"] for n in nodes)
+            relax, flux = node_of(summary[build], 11), node_of(summary[build], 12)
+            run, corr = min(times[build]), min(corrected[build])
+            err = 100.0 * (corr - best) / best
+            per_call = best * 1e9 / (relax["count"] + relax["throttled"] + flux["count"] +
+                                     flux["throttled"])
+            cost = (run - best) * 1e9 / activations
+            print(f"{grain:5d} {per_call:8.1f} {relax['mean_s'] * 1e9:9.1f} "
+                  f"{flux['mean_s'] * 1e9:8.1f} {activations:11d} {best:10.4f} {off:7.4f} "
+                  f"{'instr' if build == 'instrumented' else 'timed':>6} {run:8.4f} "
+                  f"{run / best:6.3f} {cost:8.1f} {throttled / activations:5.2f} {corr:9.4f} "
+                  f"{err:+7.2f}%  {'same' if len(sums) == 1 else 'DIFFER':9}  "
+                  f"{verdict(abs(err) <= GOAL_ACCURACY_PCT)}")
+    profile = load_json(out / "accuracy-400-instrumented-1.profile.json")
+    print(f"  calibrated noise charged per activation: "
+          f"{profile['noise_per_activation_s'] * 1e9:.1f} ns")
 
 
 def main():
@@ -162,6 +187,7 @@ def main():
     print("# IDB probe runtime benchmarks")
     print((out / "machine.txt").read_text().rstrip())
     pair_table(out)
+    throttled_table(out)
     disabled_table(out)
     policy_table(out)
     node_bytes_table(out)

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Runs the probe runtime benchmarks of tests/bench/ against an existing build and prints
 # the figures that docs/PERFORMANCE.md quotes. Builds nothing. Every configuration that
-# the runtime reads from the environment at initialisation (IDB_ENABLE, IDB_CPU) runs in
+# the runtime reads from the environment at initialisation (IDB_ENABLE, IDB_CPU,
+# IDB_THROTTLE...) runs in
 # its own process; probe_bench_report.py turns the raw output into tables.
 #
 # Usage: tests/bench/run_probe_bench.sh [BUILD_DIR]    (default: <repository>/build/release)
-# Takes a little over a minute on the 2-core machine of docs/PERFORMANCE.md.
+# Takes about a minute and a half on the 2-core machine of docs/PERFORMANCE.md.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -23,7 +24,8 @@ done
 out=$(mktemp -d "${TMPDIR:-/tmp}/idb-probe-bench.XXXXXX")
 trap 'rm -rf "$out"' EXIT
 # The user's own settings must not leak into a configuration.
-unset IDB_ENABLE IDB_CPU IDB_CPU_THRESHOLD_US IDB_TIMER IDB_MAX_NODES IDB_MAX_DEPTH IDB_OUT
+unset IDB_ENABLE IDB_CPU IDB_CPU_THRESHOLD_US IDB_TIMER IDB_MAX_NODES IDB_MAX_DEPTH IDB_OUT \
+  IDB_THROTTLE IDB_THROTTLE_AFTER IDB_THROTTLE_PERCENT
 
 # run NAME EXE [VAR=VALUE...] -- [ARGS...]: one process; its profile is summarised.
 run() {
@@ -52,11 +54,14 @@ echo "== start/stop pairs (5 interleaved repetitions per benchmark and configura
 for lib in shared static; do
   exe=bench_probe_pair
   [[ $lib == static ]] && exe=bench_probe_pair_static
-  run "pair-$lib-auto" "$exe" IDB_CPU=auto -- "${pair_args[@]}"
+  # Timed pairs: throttling off, or the benchmarks' empty probes would stop timing.
+  run "pair-$lib-auto" "$exe" IDB_CPU=auto IDB_THROTTLE=0 -- "${pair_args[@]}"
+  # Throttled pairs: every node stops timing after its first activation.
+  run "pair-$lib-throttled" "$exe" IDB_THROTTLE_AFTER=1 -- "${pair_args[@]}"
   run "pair-$lib-disabled" "$exe" IDB_ENABLE=0 -- "${pair_args[@]}"
 done
 for policy in off all; do
-  run "pair-shared-$policy" bench_probe_pair IDB_CPU=$policy -- "${pair_args[@]}"
+  run "pair-shared-$policy" bench_probe_pair IDB_CPU=$policy IDB_THROTTLE=0 -- "${pair_args[@]}"
 done
 
 echo "== long activations per CPU policy" >&2
@@ -73,6 +78,7 @@ for grain in 2000 400 50 10 2; do
   for i in 1 2 3 4 5; do
     run "accuracy-$grain-pristine-$i" bench_accuracy_pristine -- --grain "$grain"
     run "accuracy-$grain-instrumented-$i" bench_accuracy_instrumented -- --grain "$grain"
+    run "accuracy-$grain-timed-$i" bench_accuracy_instrumented IDB_THROTTLE=0 -- --grain "$grain"
     run "accuracy-$grain-off-$i" bench_accuracy_instrumented IDB_ENABLE=0 -- --grain "$grain"
   done
 done

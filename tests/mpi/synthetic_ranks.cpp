@@ -60,6 +60,7 @@ idb_stats_t stats_of(std::uint32_t k, int rank) {
   s.noise = 1e-8 * double(s.count);
   s.bytes_sent = (h >> 24) % 4096;
   s.bytes_recv = (h >> 36) % 4096;
+  s.throttled = (h >> 48) % 3 == 0 ? (h >> 50) % 100000 : 0;
   return s;
 }
 
@@ -79,14 +80,9 @@ std::string cfh_section_body(const std::string &name, bool named, int rank,
     put(records, k == 0 ? IDB_NO_PARENT : local[parent]);
     put(records, std::int32_t(k));
     idb_stats_t s = stats_of(k + (named ? 100000 : 0), rank);
-    put(records, s.count);
-    for (double v : {s.sum, s.min, s.max, s.mean, s.m2})
-      put(records, v);
-    put(records, s.cpu_count);
-    for (double v : {s.cpu_sum, s.cpu_min, s.cpu_max, s.noise})
-      put(records, v);
-    put(records, s.bytes_sent);
-    put(records, s.bytes_recv);
+#define IDB_PUT_FIELD(field, type, unit, merge, group, column) put(records, s.field);
+    IDB_STATS_FIELDS(IDB_PUT_FIELD)
+#undef IDB_PUT_FIELD
   }
   std::string body;
   put(body, std::int32_t(rank));

@@ -200,7 +200,7 @@ TEST(ParseProfile, RefusesACfhWithoutNodesOrWithShortRecords) {
   empty.sections[2].count = 0;
   EXPECT_NE(std::string::npos, refused(empty).find("CFH without a root node")) << refused(empty);
   RawProfile short_records = p;
-  put_u32(short_records.sections[2].payload, 12, IDB_NODE_RECORD_SIZE - 8);
+  put_u32(short_records.sections[2].payload, 12, IDB_NODE_RECORD_SIZE_1_0 - 8);
   EXPECT_NE(std::string::npos, refused(short_records).find("node record size 104 too small"))
       << refused(short_records);
 }

@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 namespace idb::test {
 namespace {
 
@@ -81,6 +83,40 @@ TEST(ParseProfile, ReadsNodeRecordsLongerThanVersion1_0) {
     ASSERT_TRUE(r.profile) << extra << " extra bytes: " << r.error;
     EXPECT_EQ(expected_description(IDB_PROFILE_VERSION_MINOR + 1), describe(*r.profile))
         << extra << " extra bytes";
+  }
+}
+
+// Each node record cut to the 112 bytes of versions 1.0 and 1.1 (no `throttled`).
+RawProfile with_version_1_1_records() {
+  RawProfile p = split_profile(generated_profile());
+  p.minor = 1;
+  for (RawSection &s : p.sections) {
+    if (s.type != IDB_SECTION_CFH) continue;
+    std::size_t nodes = cfh_nodes_offset(s.payload);
+    std::string shorter = s.payload.substr(0, nodes);
+    put_u32(shorter, 12, IDB_NODE_RECORD_SIZE_1_0);
+    for (std::uint32_t i = 0; i < s.count; ++i)
+      shorter +=
+          s.payload.substr(nodes + std::size_t(i) * IDB_NODE_RECORD_SIZE, IDB_NODE_RECORD_SIZE_1_0);
+    s.payload = shorter;
+  }
+  return p;
+}
+
+TEST(ParseProfile, ReadsTheShorterRecordsOfVersion1_1WithTheNewerFieldsZero) {
+  ReadResult r = profile::parse_profile(encode_profile(with_version_1_1_records()));
+  ASSERT_TRUE(r.profile) << r.error;
+  ReadResult now = profile::parse_profile(generated_profile());
+  ASSERT_TRUE(now.profile) << now.error;
+  ASSERT_EQ(now.profile->cfhs.size(), r.profile->cfhs.size());
+  for (std::size_t c = 0; c < now.profile->cfhs.size(); ++c) {
+    ASSERT_EQ(now.profile->cfhs[c].nodes.size(), r.profile->cfhs[c].nodes.size());
+    for (std::size_t i = 0; i < now.profile->cfhs[c].nodes.size(); ++i) {
+      idb_stats_t expected = now.profile->cfhs[c].nodes[i].stats;
+      expected.throttled = 0;
+      EXPECT_EQ(0, std::memcmp(&expected, &r.profile->cfhs[c].nodes[i].stats, sizeof expected))
+          << "CFH " << c << " node " << i;
+    }
   }
 }
 

@@ -37,7 +37,8 @@ inline profile::Profile dataset() {
     idb_stats_t &root = h.nodes[0].stats; // the program: 10 s, 30 s on the slow rank
     root.sum = root.min = root.max = root.mean = h.rank == kSlowRank ? 30.0 : 10.0;
     for (profile::Node &n : h.nodes)
-      if (n.probe == kHotProbe) n.stats = {1000000, 1e-3, 1e-9, 1e-9, 1e-9, 0, 0, 0, 0, 0, 0, 0, 0};
+      if (n.probe == kHotProbe)
+        n.stats = {1000000, 1e-3, 1e-9, 1e-9, 1e-9, 0, 0, 0, 0, 0, 0, 0, 0, 0};
   }
   return p;
 }

@@ -29,9 +29,20 @@ inline profile::Profile synthetic_profile(int ranks, int nodes) {
       n.parent = i == 0 ? profile::kNoParent : std::uint32_t((i - 1) / 8);
       n.probe = i == 0 ? 0 : 1 + i % 63;
       double x = 1e-6 * (1 + i + r);
-      n.stats = {std::uint64_t(i + 1), x * (i + 1), x / 2, x * 2, x,        x * x,
-                 std::uint64_t(i / 2), x / 3,       x / 7, x / 5, 1e-9 * i, std::uint64_t(r),
-                 std::uint64_t(i)};
+      n.stats = {std::uint64_t(i + 1),
+                 x * (i + 1),
+                 x / 2,
+                 x * 2,
+                 x,
+                 x * x,
+                 std::uint64_t(i / 2),
+                 x / 3,
+                 x / 7,
+                 x / 5,
+                 1e-9 * i,
+                 std::uint64_t(r),
+                 std::uint64_t(i),
+                 std::uint64_t(i % 5 == 1 ? 1000 * i : 0)};
     }
   }
   return p;

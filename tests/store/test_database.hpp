@@ -21,4 +21,9 @@ public:
 // Throws std::runtime_error when the engine is not reachable.
 std::unique_ptr<TestDatabase> fresh_database();
 
+// A database as schema version `version` made it: a fresh one holding the engine's fixture
+// tests/store/fixtures/schema-v<version>.<engine>.sql (each file says what it holds).
+// Throws std::runtime_error when there is no such fixture or it does not apply.
+std::unique_ptr<TestDatabase> database_of_version(int version);
+
 } // namespace idb::test

@@ -59,4 +59,18 @@ std::unique_ptr<TestDatabase> fresh_database() {
   return std::make_unique<PostgresTestDatabase>();
 }
 
+std::unique_ptr<TestDatabase> database_of_version(int version) {
+  std::string fixture =
+      std::string(IDB_TEST_FIXTURES) + "/schema-v" + std::to_string(version) + ".postgresql.sql";
+  std::string sql = read_file(fixture);
+  auto db = std::make_unique<PostgresTestDatabase>();
+  try {
+    pqxx::connection c(db->url());
+    pqxx::nontransaction(c).exec(sql);
+  } catch (const std::exception &e) {
+    throw std::runtime_error(fixture + ": " + e.what());
+  }
+  return db;
+}
+
 } // namespace idb::test

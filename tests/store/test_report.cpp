@@ -211,7 +211,9 @@ TEST_F(IdbReport, FormatCsvAndJsonWriteEveryNodeOfTheTreesPrinted) {
   std::istringstream lines(r.out);
   std::string line;
   std::getline(lines, line);
-  EXPECT_EQ("tree,path,count,inclusive_s,exclusive_s,corrected_s,pct_parent,cpu_s,noise_s", line);
+  EXPECT_EQ(
+      "tree,path,count,inclusive_s,exclusive_s,corrected_s,pct_parent,cpu_s,noise_s,throttled",
+      line);
   std::size_t rows = 0;
   while (std::getline(lines, line)) {
     ++rows;

@@ -9,7 +9,7 @@
 #define IDB_PROFILE_MAGIC "IDBPROF\x1a"
 #define IDB_PROFILE_MAGIC_SIZE 8
 #define IDB_PROFILE_VERSION_MAJOR 1
-#define IDB_PROFILE_VERSION_MINOR 1
+#define IDB_PROFILE_VERSION_MINOR 2
 #define IDB_PROFILE_HEADER_SIZE 16
 
 /* Section header, 24 bytes: type (u32), item count (u32), payload length (u64), CRC-32
@@ -29,9 +29,12 @@
 #define IDB_CFH_FLAG_SUMMARY 2u /* 1.1: every rank merged (rank -1); a SUMMARY section follows */
 #define IDB_CFH_FIXED_SIZE 48
 
-/* Node record, version 1.0: parent index (u32, IDB_NO_PARENT for the root), probe id
- * (i32), then idb_stats_t field by field with times in seconds. */
-#define IDB_NODE_RECORD_SIZE 112
+/* Node record: parent index (u32, IDB_NO_PARENT for the root), probe id (i32), then
+ * idb_stats_t field by field with times in seconds: 112 bytes in versions 1.0 and 1.1,
+ * 120 from 1.2 (`throttled` appended). A reader takes records of at least the 1.0 size and
+ * leaves the fields a shorter record lacks at 0. */
+#define IDB_NODE_RECORD_SIZE 120
+#define IDB_NODE_RECORD_SIZE_1_0 112
 #define IDB_NO_PARENT 0xFFFFFFFFu
 
 /* SUMMARY section payload: record size (u32), reserved (u32, 0), then one record per node

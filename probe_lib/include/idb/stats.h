@@ -16,7 +16,9 @@ extern "C" {
 /* The record: the fields of idb/stats_fields.h in its order. count, sum, min, max, mean
  * and M2 describe wall time per activation; cpu_count activations were CPU-timed, with
  * cpu_sum, cpu_min and cpu_max; noise is the time the probe's own bookkeeping added to
- * the enclosing interval; bytes_sent and bytes_recv are set on COMM nodes only. */
+ * the enclosing interval; bytes_sent and bytes_recv are set on COMM nodes only; throttled
+ * counts the activations after the runtime stopped timing the node (only counted, their
+ * time left in the parent's interval). */
 /* A member declaration: `field` cannot take parentheses. */
 /* NOLINTNEXTLINE(bugprone-macro-parentheses) */
 #define IDB_STATS_MEMBER(field, type, unit, merge, group, column) IDB_STATS_CTYPE(type) field;

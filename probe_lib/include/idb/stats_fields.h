@@ -18,6 +18,8 @@
  *          MEAN and M2 combine by Chan's formulas (M2 pairs with the field `mean`)
  *   group  the count of the samples the field describes (count: wall-timed activations,
  *          cpu_count: CPU-timed ones)
+ *   Fields from `throttled` on were appended in format 1.2; a reader of an older
+ *   profile's shorter record leaves them 0.
  *   column its column in node_stats (docs/schema.md) */
 #define IDB_STATS_FIELDS(X)                                                                        \
   X(count, U64, COUNT, ADD, count, "count")                                                        \
@@ -32,7 +34,8 @@
   X(cpu_max, F64, NS, MAX, cpu_count, "cpu_max")                                                   \
   X(noise, F64, TICKS, ADD, count, "noise")                                                        \
   X(bytes_sent, U64, BYTES, ADD, count, "bytes_sent")                                              \
-  X(bytes_recv, U64, BYTES, ADD, count, "bytes_recv")
+  X(bytes_recv, U64, BYTES, ADD, count, "bytes_recv")                                              \
+  X(throttled, U64, COUNT, ADD, count, "throttled")
 
 /* A field's `unit`, for code that converts it. */
 enum idb_stats_unit {

@@ -53,9 +53,10 @@ struct TreeRow {
   std::uint32_t parent = profile::kNoParent;
   std::size_t depth = 0; // 0 for the root
   std::int32_t probe = 0;
-  std::string label; // node_label
-  std::string path;  // the labels from the root down to this node, joined by ';'
-  std::uint64_t count = 0;
+  std::string label;           // node_label
+  std::string path;            // the labels from the root down to this node, joined by ';'
+  std::uint64_t count = 0;     // activations, timed or not
+  std::uint64_t throttled = 0; // of them, counted after throttling stopped the timing
   double inclusive = 0, exclusive = 0, corrected = 0; // seconds (profile::node_times)
   double percent_of_parent = 0; // of the parent's inclusive time; 100 for the root
   double cpu = 0, noise = 0;    // seconds
@@ -73,7 +74,7 @@ std::vector<std::uint32_t> hot_path(const profile::Cfh &cfh);
 std::string number_text(double value);
 
 // The columns of a tree export: tree, path, count, inclusive_s, exclusive_s, corrected_s,
-// pct_parent, cpu_s, noise_s.
+// pct_parent, cpu_s, noise_s, throttled.
 const std::vector<std::string> &tree_export_columns();
 // The cells of one exported row, beside tree_export_columns(), numbers as number_text.
 std::vector<std::string> tree_export_cells(const std::string &tree, const TreeRow &row);

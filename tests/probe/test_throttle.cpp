@@ -1,0 +1,185 @@
+// Runtime throttling: a node whose mean activation is so short that its probe would cost
+// more than IDB_THROTTLE_PERCENT of it stops timing once it has IDB_THROTTLE_AFTER timed
+// activations; later ones only count, in `throttled`, and their bookkeeping is charged at
+// the calibrated throttled cost. Nodes with long activations never throttle; IDB_THROTTLE=0
+// times everything; the tree's structure and every count stay exact.
+#include "child.hpp"
+
+#include "idb/probe.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <string>
+
+namespace {
+
+using idb::profile::Cfh;
+using idb::profile::Node;
+using idb::profile::Profile;
+using idb::test::Child;
+using idb::test::Env;
+using idb::test::run_child;
+using idb::test::thread_cfhs;
+using idb::test::tree_of;
+
+Profile profile_of(const Child &child) {
+  EXPECT_TRUE(child.ok()) << child.describe();
+  auto result = child.read();
+  EXPECT_TRUE(result.profile) << result.error;
+  return result.profile ? *result.profile : Profile{};
+}
+
+// The node of `probe` in the first thread CFH; fails the test when there is none.
+const Node &node_of(const Profile &p, int probe) {
+  static const Node none{};
+  auto threads = thread_cfhs(p);
+  if (threads.empty()) {
+    ADD_FAILURE() << "no thread CFH";
+    return none;
+  }
+  for (const Node &n : threads[0]->nodes)
+    if (n.probe == probe) return n;
+  ADD_FAILURE() << "no node of probe " << probe;
+  return none;
+}
+
+// `pairs` activations of the empty probe 2 inside probe 1.
+void tiny_pairs(int pairs) {
+  idb_start(IDB_PROC, 1, "outer");
+  for (int i = 0; i < pairs; ++i) {
+    idb_start(IDB_PROC, 2, "tiny");
+    idb_stop(2);
+  }
+  idb_stop(1);
+}
+
+// Spins for about `ns` nanoseconds of wall time.
+void spin(long ns) {
+  auto end = std::chrono::steady_clock::now() + std::chrono::nanoseconds(ns);
+  while (std::chrono::steady_clock::now() < end) {
+  }
+}
+
+TEST(Throttle, ATinyHotProbeStopsTimingAfterItsActivationsAndKeepsCounting) {
+  Profile p = profile_of(run_child([] { tiny_pairs(100'000); }));
+  const Node &tiny = node_of(p, 2);
+  EXPECT_EQ(10'000u, tiny.stats.count) << "timed until the default IDB_THROTTLE_AFTER";
+  EXPECT_EQ(90'000u, tiny.stats.throttled);
+  EXPECT_EQ(0u, node_of(p, 1).stats.throttled) << "one long activation";
+  EXPECT_EQ("outer 1\nouter;tiny 100000\n", tree_of(p, "thread 0")) << "every activation counts";
+  EXPECT_EQ("on", p.get("throttle"));
+  EXPECT_EQ("10000", p.get("throttle_after"));
+  EXPECT_EQ("5", p.get("throttle_percent"));
+  // The threshold is the pair cost over the share: twenty pair costs by default.
+  double pair = p.number("noise_per_activation_s");
+  EXPECT_GT(p.number("throttle_below_s"), 10 * pair);
+  // A throttled activation reads no clock, so it costs less than a timed one.
+  double throttled = p.number("throttled_noise_per_activation_s");
+  EXPECT_GT(throttled, 0);
+  EXPECT_LT(throttled, pair);
+  // Its noise charges each kind of activation at its own calibrated cost (the last
+  // calibration; node creation adds a measured extra on top).
+  double charged = 10'000 * pair + 90'000 * throttled;
+  EXPECT_GE(tiny.stats.noise, 0.5 * charged);
+  EXPECT_LT(tiny.stats.noise, 2.0 * charged + 1e-3);
+}
+
+TEST(Throttle, OffTimesEveryActivation) {
+  Profile p = profile_of(run_child([] { tiny_pairs(30'000); }, Env{{"IDB_THROTTLE", "0"}}));
+  EXPECT_EQ(30'000u, node_of(p, 2).stats.count);
+  EXPECT_EQ(0u, node_of(p, 2).stats.throttled);
+  EXPECT_EQ("off", p.get("throttle"));
+  EXPECT_EQ("", p.get("throttle_after"));
+}
+
+TEST(Throttle, LongActivationsAreNeverThrottled) {
+  Profile p = profile_of(run_child(
+      [] {
+        for (int i = 0; i < 400; ++i) {
+          idb_start(IDB_PROC, 3, "long");
+          spin(5'000); // 5 us: a ~20 ns probe is well under 5% of it
+          idb_stop(3);
+        }
+      },
+      Env{{"IDB_THROTTLE_AFTER", "100"}}));
+  EXPECT_EQ(400u, node_of(p, 3).stats.count);
+  EXPECT_EQ(0u, node_of(p, 3).stats.throttled);
+}
+
+TEST(Throttle, TheSettingsAreTakenAndBadOnesReported) {
+  Child c = run_child([] { tiny_pairs(1'000); },
+                      Env{{"IDB_THROTTLE_AFTER", "100"}, {"IDB_THROTTLE_PERCENT", "0"}});
+  Profile p = profile_of(c);
+  EXPECT_EQ(100u, node_of(p, 2).stats.count);
+  EXPECT_EQ(900u, node_of(p, 2).stats.throttled);
+  EXPECT_EQ("5", p.get("throttle_percent"));
+  EXPECT_NE(std::string::npos,
+            c.err.find("idb: ignoring IDB_THROTTLE_PERCENT=0 (expected a percentage above 0, "
+                       "at most 100)"))
+      << c.err;
+  // A share of 100%: throttled only where the probe costs more than the activation.
+  p = profile_of(run_child(
+      [] {
+        for (int i = 0; i < 300; ++i) {
+          idb_start(IDB_PROC, 3, "long");
+          spin(2'000);
+          idb_stop(3);
+        }
+      },
+      Env{{"IDB_THROTTLE_AFTER", "100"}, {"IDB_THROTTLE_PERCENT", "100"}}));
+  EXPECT_EQ(300u, node_of(p, 3).stats.count);
+}
+
+TEST(Throttle, ChildrenOfAThrottledNodeKeepTheirPlaceInTheTree) {
+  Profile p = profile_of(run_child(
+      [] {
+        for (int i = 0; i < 1'000; ++i) {
+          idb_start(IDB_PROC, 4, "helper");
+          idb_start(IDB_LOOP, 5, "helper loop");
+          idb_stop(5);
+          idb_stop(4);
+        }
+      },
+      Env{{"IDB_THROTTLE_AFTER", "100"}}));
+  EXPECT_EQ("helper 1000\nhelper;helper loop 1000\n", tree_of(p, "thread 0"));
+  EXPECT_EQ(100u, node_of(p, 4).stats.count);
+  EXPECT_EQ(900u, node_of(p, 4).stats.throttled);
+  EXPECT_EQ(100u, node_of(p, 5).stats.count);
+}
+
+TEST(Throttle, AStopOfAnOuterProbeClosesAnOpenThrottledOne) {
+  Profile p = profile_of(run_child(
+      [] {
+        idb_start(IDB_PROC, 1, "outer");
+        for (int i = 0; i < 200; ++i) {
+          idb_start(IDB_PROC, 2, "tiny");
+          idb_stop(2);
+        }
+        idb_start(IDB_PROC, 2, "tiny"); // throttled, left open
+        idb_stop(1);
+      },
+      Env{{"IDB_THROTTLE_AFTER", "100"}}));
+  EXPECT_EQ("outer 1\nouter;tiny 201\n", tree_of(p, "thread 0"));
+  EXPECT_EQ(101u, node_of(p, 2).stats.throttled);
+  EXPECT_EQ(1u, thread_cfhs(p)[0]->mismatches);
+}
+
+TEST(Throttle, AThrottledProbeOpenAtTheEndAddsNoTime) {
+  Profile p = profile_of(run_child(
+      [] {
+        for (int i = 0; i < 200; ++i) {
+          idb_start(IDB_PROC, 2, "tiny");
+          idb_stop(2);
+        }
+        idb_start(IDB_PROC, 2, "tiny"); // throttled; the run ends with it open
+        spin(2'000'000);
+      },
+      Env{{"IDB_THROTTLE_AFTER", "100"}}));
+  const Node &tiny = node_of(p, 2);
+  EXPECT_EQ(100u, tiny.stats.count);
+  EXPECT_LT(tiny.stats.max, 1e-3) << "the open activation was never timed";
+  EXPECT_EQ(1u, thread_cfhs(p)[0]->unclosed);
+}
+
+} // namespace
