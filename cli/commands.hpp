@@ -10,6 +10,7 @@ int runs(int argc, char **argv);
 int query(int argc, char **argv);
 int export_rows(int argc, char **argv); // `idb export` (export is a C++ keyword)
 int report(int argc, char **argv);
+int score(int argc, char **argv);
 int edf_command(int argc, char **argv); // `idb edf` (edf is the library's namespace)
 int run(int argc, char **argv);
 

@@ -13,6 +13,7 @@ void usage(std::ostream &out) {
          "  show PROFILE...   print profiles as indented trees\n"
          "  load PROFILE...   store profiles as runs in a database (default idb.db)\n"
          "  report RUN        print a stored run as indented trees\n"
+         "  score RUN         what each probe of a stored run cost against what it measured\n"
          "  runs              list the runs in a database\n"
          "  query SQL|NAME    run SQL or a canned query ('idb query --list') and print the rows\n"
          "  export SQL|NAME   write a query's rows as CSV or JSON to stdout or a file\n"
@@ -35,6 +36,7 @@ int main(int argc, char **argv) {
   if (command == "query") return idb::cli::query(argc - 2, argv + 2);
   if (command == "export") return idb::cli::export_rows(argc - 2, argv + 2);
   if (command == "report") return idb::cli::report(argc - 2, argv + 2);
+  if (command == "score") return idb::cli::score(argc - 2, argv + 2);
   if (command == "edf") return idb::cli::edf_command(argc - 2, argv + 2);
   if (command == "run") return idb::cli::run(argc - 2, argv + 2);
   std::cerr << "idb: unknown command '" << command << "' (see 'idb --help')\n";

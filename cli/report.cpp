@@ -31,7 +31,9 @@ const char *kReportUsage =
 const char *kReportHelp =
     "Prints the stored run labelled RUN as indented trees, with the columns of 'idb show':\n"
     "count, inclusive, exclusive and noise-corrected seconds, % of the parent, mean and\n"
-    "standard deviation per activation in microseconds, CPU seconds and noise.\n\n"
+    "standard deviation per activation in microseconds, CPU seconds and noise. A node that\n"
+    "runtime throttling stopped timing has an 'untimed' column: those of its activations\n"
+    "that were only counted (count holds them too; its times hold the timed ones).\n\n"
     "  --db URL         database: a path, sqlite:PATH, sqlite://PATH or postgresql://...\n"
     "                   (default idb.db)\n"
     "  --rank N         only the CFHs of MPI rank N (not on a summary-mode run, which\n"
@@ -43,7 +45,8 @@ const char *kReportHelp =
     "  --format F       table (the indented trees, default), or csv or json: one row per\n"
     "                   node of every tree printed, with the tree's title, the probe path\n"
     "                   from the root (labels joined by ';'), count, inclusive, exclusive\n"
-    "                   and corrected seconds, % of the parent, CPU and noise seconds;\n"
+    "                   and corrected seconds, % of the parent, CPU and noise seconds,\n"
+    "                   throttled activations;\n"
     "                   what idb-gui --export writes for the same tree\n";
 
 struct ReportArgs {

@@ -30,7 +30,7 @@ profile::Cfh build_cfh(profile::Profile &p, double root_seconds, const std::stri
     std::istringstream fields(line);
     std::string path;
     profile::Node n;
-    fields >> path >> n.stats.count >> n.stats.sum >> n.stats.noise;
+    fields >> path >> n.stats.count >> n.stats.sum >> n.stats.noise >> n.stats.throttled;
     std::size_t cut = path.rfind(';');
     n.parent = cut == std::string::npos ? 0 : index.at(path.substr(0, cut));
     n.probe = probe_for(p, path.substr(cut == std::string::npos ? 0 : cut + 1));

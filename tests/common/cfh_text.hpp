@@ -1,5 +1,5 @@
 // CFHs written as text, for tests that build trees (STYLE: trees as text): one line per
-// node, "path count seconds [noise]", the path's probes joined by ';'.
+// node, "path count seconds [noise [throttled]]", the path's probes joined by ';'.
 #pragma once
 
 #include "idb/profile.hpp"
@@ -12,10 +12,11 @@ namespace idb::test {
 // The id of the probe described `description` in `p`, added (kind PROC) when missing.
 std::int32_t probe_for(profile::Profile &p, const std::string &description);
 
-// A CFH from lines "path count seconds [noise]", parents before children; each node's
-// mean, min and max are seconds / count. The root (probe 0, described by `p`'s "program"
-// metadata or "prog") takes one activation of `root_seconds`. Adds a probe to `p` per new
-// description. Throws std::out_of_range for a path whose parent has no line before it.
+// A CFH from lines "path count seconds [noise [throttled]]", parents before children; each
+// node's mean, min and max are seconds / count (count: the timed activations). The root (probe 0,
+// described by `p`'s "program" metadata or "prog") takes one activation of `root_seconds`. Adds a
+// probe to `p` per new description. Throws std::out_of_range for a path whose parent has no line
+// before it.
 profile::Cfh build_cfh(profile::Profile &p, double root_seconds, const std::string &lines);
 
 } // namespace idb::test

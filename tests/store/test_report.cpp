@@ -5,16 +5,18 @@
 // synthetic multi-rank run equals a merge computed here with idb_stats_merge, a
 // summary-mode run says so above its trees (which carry the spread) and refuses --rank,
 // and an unknown label, a rank without CFHs and usage errors give one line and their
-// exit codes.
+// exit codes. `idb score` prints analysis::score's rows.
 #include "store_support.hpp"
 #include "summary_data.hpp"
 #include "synthetic.hpp"
 #include "test_database.hpp"
 
+#include "idb/analysis/score.hpp"
 #include "idb/tree.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <sstream>
 
 namespace idb::test {
@@ -252,6 +254,73 @@ TEST_F(IdbReport, MissingRunIsOneLineAndUsageErrorsExitTwo) {
   r = idb({"report", "--help"});
   EXPECT_EQ(0, r.status);
   EXPECT_EQ(0u, r.out.find("usage: idb report RUN")) << r.out;
+}
+
+} // namespace
+} // namespace idb::test
+
+namespace idb::test {
+namespace {
+
+// `idb score`: the rows are analysis::score's for the stored run, in its order, the table
+// the costliest --top of them under the run's totals, and bad input one line.
+TEST_F(IdbReport, ScorePrintsEachProbesCostAndVerdict) {
+  RunResult r = idb({"score", "synth", "--db", db, "--all", "--format", "csv"});
+  ASSERT_EQ(0, r.status) << r.err;
+  auto opened = store::open(db);
+  analysis::Score expected = analysis::score(store::read_run(*opened, "synth"), 0.05);
+  std::istringstream lines(r.out);
+  std::string line;
+  std::getline(lines, line);
+  EXPECT_EQ("probe_id,probe,activations,throttled,mean_s,own_s,noise_s,cost_share,run_share,"
+            "verdict",
+            line);
+  std::size_t row = 0, throttled = 0;
+  while (std::getline(lines, line)) {
+    ASSERT_LT(row, expected.probes.size()) << line;
+    const analysis::ProbeScore &p = expected.probes[row++];
+    EXPECT_EQ(0u, line.find(std::to_string(p.probe) + ",")) << line;
+    EXPECT_NE(std::string::npos, line.find("," + std::to_string(p.activations) + ",")) << line;
+    std::string verdict(analysis::verdict_name(p.verdict));
+    EXPECT_EQ(line.size() - verdict.size(), line.rfind("," + verdict) + 1) << line;
+    throttled += p.verdict == analysis::Verdict::throttled;
+  }
+  EXPECT_EQ(expected.probes.size(), row);
+  EXPECT_GT(throttled, 0u) << "the synthetic run has throttled nodes";
+
+  r = idb({"score", "synth", "--db", db, "--top", "3"});
+  ASSERT_EQ(0, r.status) << r.err;
+  EXPECT_EQ(0u, r.out.find("run synth: 3 rank(s), " + std::to_string(expected.probes.size()) +
+                           " probes, "))
+      << r.out;
+  EXPECT_NE(std::string::npos, r.out.find("the 3 costliest below (--all for every probe)"))
+      << r.out;
+  std::size_t table = r.out.find("\n\nprobe ");
+  ASSERT_NE(std::string::npos, table) << r.out;
+  EXPECT_EQ(2 + 3, std::count(r.out.begin() + long(table) + 2, r.out.end(), '\n'))
+      << "header, rule and three probes: " << r.out;
+}
+
+TEST_F(IdbReport, ScoreUsageErrorsExitTwoAndAMissingRunOne) {
+  RunResult r = idb({"score", "nope", "--db", db});
+  EXPECT_EQ(1, r.status);
+  EXPECT_EQ("idb score: no run labelled 'nope' in " + db + "\n", r.err);
+  for (std::vector<std::string> bad :
+       std::vector<std::vector<std::string>>{{"score"},
+                                             {"score", "synth", "--target", "0"},
+                                             {"score", "synth", "--target", "abc"},
+                                             {"score", "synth", "--top", "0"},
+                                             {"score", "synth", "--format", "xml"},
+                                             {"score", "synth", "other"},
+                                             {"score", "synth", "--bogus"}}) {
+    bad.insert(bad.end(), {"--db", db});
+    RunResult u = idb(bad);
+    EXPECT_EQ(2, u.status) << bad[1] << " " << (bad.size() > 2 ? bad[2] : "");
+    EXPECT_EQ(0u, u.err.find("idb score: ")) << u.err;
+  }
+  r = idb({"score", "--help"});
+  EXPECT_EQ(0, r.status);
+  EXPECT_EQ(0u, r.out.find("usage: idb score RUN")) << r.out;
 }
 
 } // namespace
