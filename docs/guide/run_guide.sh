@@ -134,7 +134,8 @@ export IDB_CPU=off
 step 10-grow-sel "cat pic-grow.sel"
 step 11-grow-list "idb-instrument list pic.cpp --selection pic-grow.sel $pic_flags | grep -c -E '(yes|blackbox)\$'"
 step 12-grow-build "mkdir -p pic-grow && IDB_SELECTION_FILE=\$PWD/pic-grow.sel make -C pic-grow -f \$IDB_SRC/examples/pic/Makefile CXX=\"idb-cxx mpicxx\""
-step 13-grow-run "idb run -n 4$mpirun_text --label pic-grow --attr kernel=pow -- pic-grow/pic --kernel pow"
+# Timed throughout (IDB_THROTTLE=0), so that step 4 sees what every probe costs.
+step 13-grow-run "IDB_THROTTLE=0 idb run -n 4$mpirun_text --label pic-grow --attr kernel=pow -- pic-grow/pic --kernel pow"
 step 14-grow-report "idb report pic-grow --rank 0 --prune 2 --no-cpu"
 step 15-grow-critical "idb query critical_path --param run=pic-grow --param rank=0 --param thread=0"
 

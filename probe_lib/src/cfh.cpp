@@ -190,7 +190,14 @@ void cfh_start_uncounted(Cfh &c) {
   }
 }
 
-void cfh_stop_slow(Cfh &c, int id, std::uint64_t t) {
+void cfh_stop_slow(Cfh &c, int id) {
+  const Frame &top = c.stack[std::int64_t(c.depth) - 1];     // the guard frame once closed
+  if (top.special == kSpecialThrottled && top.probe == id) { // counted; no clock read
+    ++c.nodes[top.node].stats.throttled;
+    --c.depth;
+    return;
+  }
+  std::uint64_t t = now();
   if (c.uncounted) {
     if (--c.uncounted == 0) {
       c.limit = c.max_depth + 1;

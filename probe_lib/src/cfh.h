@@ -116,7 +116,7 @@ std::uint32_t cfh_add_node(Cfh &c, std::uint32_t parent, int kind, int id, const
 // root.
 void cfh_start_special(Cfh &c, std::uint32_t node, int id);
 void cfh_start_uncounted(Cfh &c);
-void cfh_stop_slow(Cfh &c, int id, std::uint64_t t);
+void cfh_stop_slow(Cfh &c, int id);
 
 // The node's mode after a timed activation: CPU-timed when its mean reaches the CPU
 // threshold; throttled from now on when it has enough activations and a mean under the
@@ -168,22 +168,15 @@ inline void cfh_start(Cfh &c, int kind, int id, const char *description, const c
   f.t0 = now();
 }
 
+// The frame is tested before the clock is read: a throttled or mismatched stop takes the
+// slow path, which reads the clock only when it times something.
 inline void cfh_stop(Cfh &c, int id) {
   const Frame &f = c.stack[std::int64_t(c.depth) - 1];
-  if (__builtin_expect(f.special == kSpecialThrottled, 0)) { // before the clock: no read
-    if (__builtin_expect(f.probe == id, 1)) {
-      ++c.nodes[f.node].stats.throttled;
-      --c.depth;
-    } else {
-      cfh_stop_slow(c, id, now());
-    }
+  if (__builtin_expect((f.probe != id) | (f.special != 0), 0)) {
+    cfh_stop_slow(c, id);
     return;
   }
   std::uint64_t t = now();
-  if (__builtin_expect((f.probe != id) | (f.special != 0), 0)) {
-    cfh_stop_slow(c, id, t);
-    return;
-  }
   Node &n = c.nodes[f.node];
   idb_stats_add(&n.stats, double(t - f.t0));
   n.mode = next_mode(c, n.stats);
