@@ -243,7 +243,8 @@ int cfh_dump(const Cfh &c, void *stream) {
       if (std::fprintf(out, d ? ";%s" : "%s", text) < 0) rc = -1;
     }
     const idb_stats_t &s = c.nodes[node].stats;
-    if (std::fprintf(out, " %llu\n", (unsigned long long)(s.count + s.throttled)) < 0) rc = -1;
+    if (std::fprintf(out, " %llu\n", static_cast<unsigned long long>(s.count) + s.throttled) < 0)
+      rc = -1;
     if (first[node] != kNoNode) {
       ++depth;
       node = first[node];

@@ -123,9 +123,10 @@ void cfh_stop_slow(Cfh &c, int id);
 // throttle threshold.
 inline std::uint32_t next_mode(const Cfh &c, const idb_stats_t &s) {
   std::uint32_t cpu = s.mean >= c.cpu_threshold ? kModeCpu : 0;
+  // Both compares evaluated (no branch), as 0 or 1 each.
   std::uint32_t throttle =
-      (s.count >= c.throttle_after) & (s.mean < c.throttle_ticks) ? kModeThrottled : 0;
-  return cpu | throttle;
+      std::uint32_t(s.count >= c.throttle_after) & std::uint32_t(s.mean < c.throttle_ticks);
+  return cpu | throttle * kModeThrottled;
 }
 
 // Writes the tree as "path;of;descriptions count" lines. Returns 0 or -1.

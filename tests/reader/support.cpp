@@ -4,6 +4,7 @@
 #include "crc32.h"
 #include "idb/profile_format.h"
 
+#include <bit>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -200,6 +201,14 @@ std::string describe(const profile::Profile &p) {
     }
   }
   return out.str();
+}
+
+bool same_stats(const idb_stats_t &a, const idb_stats_t &b) {
+#define IDB_SAME_FIELD(field, type, unit, merge, group, column)                                    \
+  if (std::bit_cast<std::uint64_t>(a.field) != std::bit_cast<std::uint64_t>(b.field)) return false;
+  IDB_STATS_FIELDS(IDB_SAME_FIELD)
+#undef IDB_SAME_FIELD
+  return true;
 }
 
 } // namespace idb::test

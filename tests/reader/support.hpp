@@ -36,6 +36,9 @@ std::vector<std::string> generator_argv();
 // with the generator's stderr when it cannot be made.
 const std::string &generated_profile();
 
+// Whether two statistics records are the same bit for bit, field by field.
+bool same_stats(const idb_stats_t &a, const idb_stats_t &b);
+
 // A profile taken apart: the header's version and every section before END.
 struct RawSection {
   std::uint32_t type = 0, count = 0;

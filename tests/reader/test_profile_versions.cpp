@@ -8,8 +8,6 @@
 
 #include <gtest/gtest.h>
 
-#include <cstring>
-
 namespace idb::test {
 namespace {
 
@@ -114,7 +112,7 @@ TEST(ParseProfile, ReadsTheShorterRecordsOfVersion1_1WithTheNewerFieldsZero) {
     for (std::size_t i = 0; i < now.profile->cfhs[c].nodes.size(); ++i) {
       idb_stats_t expected = now.profile->cfhs[c].nodes[i].stats;
       expected.throttled = 0;
-      EXPECT_EQ(0, std::memcmp(&expected, &r.profile->cfhs[c].nodes[i].stats, sizeof expected))
+      EXPECT_TRUE(same_stats(expected, r.profile->cfhs[c].nodes[i].stats))
           << "CFH " << c << " node " << i;
     }
   }

@@ -225,7 +225,7 @@ TEST_F(IdbReport, FormatCsvAndJsonWriteEveryNodeOfTheTreesPrinted) {
   EXPECT_EQ(nodes, rows);
   r = idb({"report", "synth", "--db", db, "--rank", "1", "--format", "json"});
   ASSERT_EQ(0, r.status) << r.err;
-  EXPECT_EQ(0u, r.out.find("[")) << r.out;
+  EXPECT_EQ(0u, r.out.find('[')) << r.out;
   EXPECT_NE(std::string::npos, r.out.find("\"pct_parent\":")) << r.out;
 }
 

@@ -9,8 +9,6 @@
 
 #include <gtest/gtest.h>
 
-#include <cstring>
-
 namespace idb::test {
 namespace {
 
@@ -106,7 +104,7 @@ TEST_F(StoreIntegrity, EveryFieldOfTheRecordHasItsColumn) {
     EXPECT_EQ(columns[i], store::stats_column_names()[i]);
   ASSERT_EQ(read.size(), h.nodes.size());
   for (std::size_t i = 0; i < read.size(); ++i)
-    EXPECT_EQ(0, std::memcmp(&read[i], &h.nodes[i].stats, sizeof(idb_stats_t))) << "node " << i;
+    EXPECT_TRUE(same_stats(read[i], h.nodes[i].stats)) << "node " << i;
 }
 
 } // namespace
