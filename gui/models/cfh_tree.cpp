@@ -14,7 +14,7 @@ TreeData cfh_tree(const profile::Profile &profile, const profile::Cfh &cfh) {
   tree.columns = {{"count", Format::integer},       {"inclusive s", Format::seconds},
                   {"exclusive s", Format::seconds}, {"corrected s", Format::seconds},
                   {"% of parent", Format::percent}, {"CPU s", Format::seconds},
-                  {"noise s", Format::seconds},     {"untimed", Format::integer}};
+                  {"noise s", Format::seconds},     {"untimed", Format::integer_or_blank}};
   std::vector<analysis::TreeRow> rows = analysis::tree_rows(profile, cfh);
   std::unordered_map<std::uint32_t, std::uint32_t> row_of; // node → row
   tree.rows.reserve(rows.size());

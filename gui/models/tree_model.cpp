@@ -136,6 +136,8 @@ QString formatValue(double value, Format format) {
   switch (format) {
   case Format::integer:
     return QString::number(qint64(value));
+  case Format::integer_or_blank:
+    return value == 0 ? QString() : QString::number(qint64(value));
   case Format::seconds:
     return QString::number(value, 'g', 6);
   case Format::percent:

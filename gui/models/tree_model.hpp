@@ -14,7 +14,8 @@
 
 namespace idb::gui {
 
-enum class Format { integer, seconds, percent };
+// integer_or_blank: an integer, shown blank when 0 (a count that most rows do not have).
+enum class Format { integer, integer_or_blank, seconds, percent };
 
 struct TreeColumn {
   std::string title;

@@ -48,6 +48,25 @@ TEST(TreeModel, ShowsTheCfhWithItsColumns) {
   EXPECT_EQ(model.headerData(2, Qt::Horizontal).toString(), "inclusive s");
 }
 
+TEST(TreeModel, ShowsAThrottledNodesUntimedActivations) {
+  profile::Profile p = test::gui_profile();
+  profile::Node &solve = p.cfhs[1].nodes[2];
+  ASSERT_EQ(solve.probe, 2); // solve()
+  solve.stats.throttled = 7;
+  gui::TreeModel model;
+  model.setTree(rank_tree(p, 1));
+  QModelIndex main = model.index(0, 0, model.index(0, 0));
+  QModelIndex row = model.index(0, 0, main);
+  ASSERT_EQ(cell(row, 0), "solve()");
+  EXPECT_EQ(model.headerData(8, Qt::Horizontal).toString(), "untimed");
+  EXPECT_EQ(cell(row, 1), "10") << "count: every activation, timed or not";
+  EXPECT_EQ(cell(row, 8), "7");
+  EXPECT_EQ(cell(main, 8), "") << "blank where no activation went untimed";
+  EXPECT_DOUBLE_EQ(main.siblingAtColumn(8).data(gui::kValueRole).toDouble(), 0.0);
+  // The export writes it as idb report does (ExportsTheRowsTheAnalysisGives).
+  EXPECT_EQ(gui::tree_export_rows(model, "t")[2].back(), "7");
+}
+
 TEST(TreeModel, SortsChildrenWithinEachParent) {
   profile::Profile p = test::gui_profile();
   gui::TreeModel model;
