@@ -3,7 +3,8 @@
 # meshes (two runs each, interleaved) under `idb run -n 4`, then checked against what the
 # code implies. The repeated products (power_iteration: halo exchange, multiply, dot,
 # update) dominate the one assembly; multiply and exchange_halo run once per iteration on
-# every rank; multiply's time grows with the points a rank owns. The experiments in
+# every rank; multiply's time grows with the points a rank owns; runtime throttling stops
+# timing the assembly's tiny add_entry and still counts it. The experiments in
 # examples/smvp/ read the same runs and say the same.
 #   e2e_smvp.sh REPO IDB IDB_CC IDB_CXX WORK_DIR [EXTRA_FLAGS...]
 set -euo pipefail
@@ -39,6 +40,32 @@ for f in multiply exchange_halo; do
 done
 count=$(pick count description '^assemble\(' <"$work/hottest.tsv")
 expect "assemble runs once on every rank" "$count == $ranks"
+
+# Runtime throttling, on by default: add_entry, called for every entry of every element
+# at a few tens of ns, stops timing on each rank after its first 10,000 activations; the
+# later ones are only counted, so both large runs count the same activations, and
+# `idb score` calls it throttled.
+throttled_sql="SELECT p.description, t.nodes, t.timed, t.throttled
+  FROM throttled_probes t JOIN runs r USING (run_id)
+  JOIN probe_sites p ON p.run_id = t.run_id AND p.probe_id = t.probe_id
+  WHERE r.label = :run"
+for i in 1 2; do
+  query "$throttled_sql" "run=smvp-large-$i" >"$work/throttled-$i.tsv"
+done
+cat "$work/throttled-1.tsv"
+expect "add_entry is throttled on every rank" \
+  "$(pick nodes description '^add_entry\(' <"$work/throttled-1.tsv") == $ranks"
+expect "add_entry was timed for its first 10,000 activations on each rank" \
+  "$(pick timed description '^add_entry\(' <"$work/throttled-1.tsv") == 10000 * $ranks"
+all_1=$(($(pick timed description '^add_entry\(' <"$work/throttled-1.tsv") +
+  $(pick throttled description '^add_entry\(' <"$work/throttled-1.tsv")))
+all_2=$(($(pick timed description '^add_entry\(' <"$work/throttled-2.tsv") +
+  $(pick throttled description '^add_entry\(' <"$work/throttled-2.tsv")))
+expect "both large runs count every add_entry activation, timed or not" \
+  "$all_1 == $all_2 && $all_1 > 10000 * $ranks"
+"$idb" score smvp-large-1 --db "$db" --all --format csv | csv_to_tsv >"$work/score.tsv"
+verdict=$(pick verdict probe '^add_entry\(' <"$work/score.tsv")
+expect "idb score calls add_entry throttled ('$verdict')" "\"$verdict\" == \"throttled\""
 
 # COALESCE of the medium runs: both, and the products of both pooled.
 experiment smvp/coalesce-repeats.edf --probe 'multiply(' >"$work/coalesce.tsv"
