@@ -31,15 +31,16 @@ void calibrate_noise(Calibration &cal, const Limits &limits, Cfh *&thread_cfh) {
       stop(kCalibrationProbe);
     }
     std::uint64_t t1 = now();
+    std::uint32_t node = cfh_find(*c, 0, kCalibrationProbe);
+    if (node == kNoNode) break; // not recorded (out of memory): nothing to calibrate
     // The same node throttled: what an activation costs once it is only counted.
-    Node &node = c->nodes[cfh_find(*c, 0, kCalibrationProbe)];
-    node.mode = kModeThrottled;
+    c->nodes[node].mode = kModeThrottled;
     for (int i = 0; i < kPairs; ++i) {
       start(IDB_PROC, kCalibrationProbe, nullptr);
       stop(kCalibrationProbe);
     }
     std::uint64_t t2 = now();
-    node.mode = 0;
+    c->nodes[node].mode = 0;
     if (r >= 0) { // round -1 warms up
       cal.per_pair[cal.rounds] = double(t1 - t0) / kPairs;
       cal.per_throttled[cal.rounds++] = double(t2 - t1) / kPairs;
