@@ -23,7 +23,7 @@ WITH RECURSIVE start AS (
                   WHERE c2.cfh_id = path.cfh_id AND c2.parent = path.node
                   ORDER BY s2.total DESC, c2.node LIMIT 1)
 )
-SELECT path.cfh_id, n.depth, n.node, n.probe_id, p.description, s.count,
+SELECT path.cfh_id, n.depth, n.node, n.probe_id, p.description, s.count + s.throttled AS count,
        s.total AS inclusive, s.exclusive, s.total - s.descendant_noise AS corrected,
        CASE WHEN parent.total > 0 THEN s.total / parent.total END AS share_of_parent
 FROM path

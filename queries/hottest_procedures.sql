@@ -15,7 +15,7 @@ WITH run AS (
   JOIN node_stats s ON s.cfh_id = n.cfh_id AND s.node = n.node
   WHERE n.parent IS NULL AND h.named = 0
 )
-SELECT p.probe_id, p.description, sum(s.count) AS count, sum(s.total) AS inclusive,
+SELECT p.probe_id, p.description, sum(s.count + s.throttled) AS count, sum(s.total) AS inclusive,
        sum(s.total) / (SELECT nullif(total, 0) FROM run_time) AS share
 FROM run
 JOIN probe_sites p ON p.run_id = run.run_id AND p.kind = 'PROC'

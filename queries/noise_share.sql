@@ -4,7 +4,7 @@
 -- The noise inside a node's interval is its descendants' noise (corrected = inclusive -
 -- descendant_noise in node_stats), so that is what counts here. The root probe's row sums
 -- the threads' roots only: a named CFH's root spans its object's life.
-SELECT n.probe_id, p.description, sum(s.count) AS count, sum(s.total) AS inclusive,
+SELECT n.probe_id, p.description, sum(s.count + s.throttled) AS count, sum(s.total) AS inclusive,
        sum(s.descendant_noise) AS noise,
        CASE WHEN sum(s.total) > 0 THEN sum(s.descendant_noise) / sum(s.total) END AS share
 FROM runs r

@@ -26,7 +26,8 @@ WITH RECURSIVE numbered AS (
   WHERE n.parent IS NULL AND h.named = 0
   GROUP BY h.run_id
 )
-SELECT r.label, a.text AS attributes, p.probe_id, p.description, sum(s.count) AS count,
+SELECT r.label, a.text AS attributes, p.probe_id, p.description,
+       sum(s.count + s.throttled) AS count,
        sum(s.total) AS inclusive,
        CASE WHEN sum(s.count) > 0 THEN sum(s.total) / sum(s.count) END AS per_call,
        sum(s.total) / nullif(max(t.total), 0) AS share

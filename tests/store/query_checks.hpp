@@ -22,8 +22,9 @@ namespace idb::test::queries {
 inline constexpr int kSlowRank = 2, kHotProbe = 7;
 
 // The dataset: synthetic_profile(4, 300), rank 2 slower on every node, the program (the
-// roots) 10 s per rank, 30 s on rank 2, probe 7's nodes called a million times for 1e-9 s
-// each.
+// roots) 10 s per rank, 30 s on rank 2, probe 7's nodes timed a million times for 1e-9 s
+// each and then throttled (two million more activations counted), with the run's
+// calibrated charges in its metadata.
 inline profile::Profile dataset() {
   profile::Profile p = synthetic_profile(4, 300);
   for (profile::Node &n : p.cfhs[kSlowRank].nodes) {
@@ -38,8 +39,10 @@ inline profile::Profile dataset() {
     root.sum = root.min = root.max = root.mean = h.rank == kSlowRank ? 30.0 : 10.0;
     for (profile::Node &n : h.nodes)
       if (n.probe == kHotProbe)
-        n.stats = {1000000, 1e-3, 1e-9, 1e-9, 1e-9, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+        n.stats = {1000000, 1e-3, 1e-9, 1e-9, 1e-9, 0, 0, 0, 0, 0, 0, 0, 0, 2000000};
   }
+  p.meta["noise_per_activation_s"] = "2e-08";
+  p.meta["throttled_noise_per_activation_s"] = "5e-09";
   return p;
 }
 
@@ -207,12 +210,27 @@ inline void check_noise_share(store::Database &db, const profile::Profile &p) {
   }
 }
 
-inline void check_pruning_candidates(store::Database &db) {
+inline void check_pruning_candidates(store::Database &db, const profile::Profile &p) {
   store::QueryResult r = canned(db, "pruning_candidates",
                                 {{"run", "syn"}, {"min_count", "100000"}, {"max_mean", "1e-8"}});
   ASSERT_EQ(1u, r.rows.size());
   EXPECT_EQ(std::to_string(kHotProbe), r.rows[0][column(r, "probe_id")]);
-  expect_close(1e-9, cell(r, 0, "mean"), "mean");
+  expect_close(1e-9, cell(r, 0, "mean"), "mean (of the timed activations)");
+  // count is every activation, timed and throttled; the estimate charges each its cost.
+  double timed = 0, throttled = 0;
+  for (const profile::Cfh &h : p.cfhs)
+    for (const profile::Node &n : h.nodes)
+      if (n.probe == kHotProbe) {
+        timed += double(n.stats.count);
+        throttled += double(n.stats.throttled);
+      }
+  expect_close(timed + throttled, cell(r, 0, "count"), "count");
+  expect_close(timed * 2e-8 + throttled * 5e-9, cell(r, 0, "noise_estimate"), "noise_estimate");
+  r = canned(db, "pruning_candidates",
+             {{"run", "syn"},
+              {"min_count", std::to_string(std::int64_t(timed) + 1)},
+              {"max_mean", "1e-8"}});
+  EXPECT_EQ(1u, r.rows.size()) << "the throttled activations count towards min_count";
   r = canned(db, "pruning_candidates", {{"run", "syn"}, {"min_count", "1"}, {"max_mean", "1"}});
   EXPECT_EQ(63u, r.rows.size()) << "every probe below the root";
 }

@@ -46,7 +46,7 @@ TEST_F(Queries, NoiseShare) {
   queries::check_noise_share(*db, profile);
 }
 TEST_F(Queries, PruningCandidatesFindTheHotProbe) {
-  queries::check_pruning_candidates(*db);
+  queries::check_pruning_candidates(*db, profile);
 }
 TEST_F(Queries, ProbeAcrossRuns) {
   queries::check_probe_across_runs(*db, profile);

@@ -277,7 +277,7 @@ TEST_F(StorePostgres, CannedQueriesAnswerAsOnSqlite) {
   queries::check_imbalance(*db, p);
   queries::check_cpu_wall_gap(*db, p);
   queries::check_noise_share(*db, p);
-  queries::check_pruning_candidates(*db);
+  queries::check_pruning_candidates(*db, p);
   queries::check_probe_across_runs(*db, p);
   RunResult r = idb({"query", "critical_path", "--db", url, "--param", "run=syn", "--param",
                      "rank=2", "--param", "thread=0", "--format", "csv"});
