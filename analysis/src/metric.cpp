@@ -70,7 +70,7 @@ double value(const ProbeStats &p, Metric metric) {
   case Metric::sdev:
     return std::sqrt(std::max(0.0, idb_stats_variance(&s)));
   case Metric::count:
-    return double(s.count + s.throttled);
+    return double(idb_stats_activations(&s));
   case Metric::noise:
     return s.noise;
   case Metric::corrected:

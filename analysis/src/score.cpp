@@ -1,7 +1,6 @@
 // Per-probe cost against own time (score.hpp).
 #include "idb/analysis/score.hpp"
 
-#include "idb/analysis/probes.hpp"
 #include "idb/tree.hpp"
 
 #include <algorithm>
@@ -38,7 +37,7 @@ Score score(const profile::Profile &run, double target) {
     ProbeScore p;
     p.probe = probe;
     p.label = profile::probe_label(run, probe);
-    p.activations = s.count + s.throttled;
+    p.activations = idb_stats_activations(&s);
     p.throttled = s.throttled;
     p.mean = s.count ? s.mean : 0.0;
     p.own = s.sum + double(s.throttled) * p.mean;

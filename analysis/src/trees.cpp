@@ -139,7 +139,7 @@ std::vector<TreeRow> tree_rows(const profile::Profile &run, const profile::Cfh &
     r.label = node_label(run, cfh, i);
     paths[i] = i == 0 ? r.label : paths[n.parent] + ';' + r.label;
     r.path = paths[i];
-    r.count = n.stats.count + n.stats.throttled;
+    r.count = idb_stats_activations(&n.stats);
     r.throttled = n.stats.throttled;
     r.inclusive = t.inclusive;
     r.exclusive = t.exclusive;

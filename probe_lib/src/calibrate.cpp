@@ -1,6 +1,6 @@
 // Noise calibration. Rounds of back-to-back start/stop pairs give the cost of a pair
-// when nothing overlaps it, timed and throttled; the runtime calibrates at initialisation and again
-// at finalize, so a burst of load at either end does not decide the figure alone.
+// when nothing overlaps it, timed and throttled; the runtime calibrates at initialisation
+// and again at finalize, so a burst of load at either end does not decide the figure alone.
 // docs/PERFORMANCE.md measures how this charge compares with what probes really add
 // inside code of various grain.
 #include "calibrate.h"

@@ -168,11 +168,6 @@ void cfh_start_special(Cfh &c, std::uint32_t node, int id) {
     f.t0 = 0;
     return;
   }
-  if (c.nodes[node].mode & kModeThrottled) { // with CPU timing (IDB_CPU=all): no clock read
-    f.special = kSpecialThrottled;
-    f.t0 = 0;
-    return;
-  }
   f.special = kSpecialCpu;
   f.t0 = now(); // the read inside the node's interval (see pop_frame)
   f.cpu0 = thread_cpu_ns();
@@ -243,7 +238,8 @@ int cfh_dump(const Cfh &c, void *stream) {
       if (std::fprintf(out, d ? ";%s" : "%s", text) < 0) rc = -1;
     }
     const idb_stats_t &s = c.nodes[node].stats;
-    if (std::fprintf(out, " %llu\n", static_cast<unsigned long long>(s.count) + s.throttled) < 0)
+    if (std::fprintf(out, " %llu\n", static_cast<unsigned long long>(idb_stats_activations(&s))) <
+        0)
       rc = -1;
     if (first[node] != kNoNode) {
       ++depth;

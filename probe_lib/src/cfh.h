@@ -60,7 +60,7 @@ struct Limits {
   // cores) is not charged the wait as probe cost.
   double cpu_read_cap_ticks;
   // Throttling: a node stops timing once it has `throttle_after` timed activations and
-  // its mean is under `throttle_ticks`; 0 and -inf when throttling is off.
+  // its mean is under `throttle_ticks`; the largest count and -inf when throttling is off.
   std::uint64_t throttle_after;
   double throttle_ticks;
 };
@@ -152,7 +152,7 @@ inline void cfh_start(Cfh &c, int kind, int id, const char *description, const c
   if (__builtin_expect(node == kNoNode, 0))
     node = cfh_add_node(c, parent, kind, id, description, file, line, function);
   if (__builtin_expect(node == kNoNode || c.nodes[node].mode, 0)) {
-    if (node != kNoNode && c.nodes[node].mode == kModeThrottled) { // no clock, no call
+    if (node != kNoNode && (c.nodes[node].mode & kModeThrottled)) { // no clock, no call
       Frame &f = c.stack[c.depth++];
       f.node = node;
       f.probe = id;

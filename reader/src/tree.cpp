@@ -79,7 +79,7 @@ struct Printer {
     const NodeTimes &t = times[i];
     double parent = i == 0 ? t.inclusive : times[cfh.nodes[i].parent].inclusive;
     Row r{std::string(2 * depth, ' ') + probe_label(profile, cfh.nodes[i].probe),
-          std::to_string(s.count + s.throttled),
+          std::to_string(idb_stats_activations(&s)),
           seconds(t.inclusive),
           seconds(t.exclusive),
           seconds(t.corrected),
@@ -195,7 +195,7 @@ std::string paths_text(const Profile &profile, const Cfh &cfh) {
     stack.pop_back();
     std::string path = prefix + probe_label(profile, cfh.nodes[node].probe);
     const idb_stats_t &s = cfh.nodes[node].stats;
-    text += path + ' ' + std::to_string(s.count + s.throttled) + '\n';
+    text += path + ' ' + std::to_string(idb_stats_activations(&s)) + '\n';
     for (auto it = children[node].rbegin(); it != children[node].rend(); ++it)
       stack.emplace_back(*it, path + ';');
   }

@@ -54,6 +54,12 @@ static inline void idb_stats_add_cpu(idb_stats_t *s, double x) {
   s->cpu_sum += x;
 }
 
+/* Every activation of the node: the timed ones (count) and those counted after
+ * throttling stopped the timing (throttled). */
+static inline uint64_t idb_stats_activations(const idb_stats_t *s) {
+  return s->count + s->throttled;
+}
+
 /* Sample variance (n - 1 in the denominator); 0 below two samples. */
 static inline double idb_stats_variance(const idb_stats_t *s) {
   return s->count > 1 ? s->m2 / (double)(s->count - 1) : 0.0;
