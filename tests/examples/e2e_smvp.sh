@@ -55,8 +55,11 @@ done
 cat "$work/throttled-1.tsv"
 expect "add_entry is throttled on every rank" \
   "$(pick nodes description '^add_entry\(' <"$work/throttled-1.tsv") == $ranks"
-expect "add_entry was timed for its first 10,000 activations on each rank" \
-  "$(pick timed description '^add_entry\(' <"$work/throttled-1.tsv") == 10000 * $ranks"
+# (Exactly 10,000 on a quiet machine; under load a rank switched out inside add_entry
+# raises its mean above the threshold for a while, and it throttles later: 49,679 over
+# four ranks measured beside other MPI tests.)
+expect "add_entry was timed for at least its first 10,000 activations on each rank" \
+  "$(pick timed description '^add_entry\(' <"$work/throttled-1.tsv") >= 10000 * $ranks"
 all_1=$(($(pick timed description '^add_entry\(' <"$work/throttled-1.tsv") +
   $(pick throttled description '^add_entry\(' <"$work/throttled-1.tsv")))
 all_2=$(($(pick timed description '^add_entry\(' <"$work/throttled-2.tsv") +
