@@ -18,7 +18,9 @@ void usage(std::ostream &out) {
          "  query SQL|NAME    run SQL or a canned query ('idb query --list') and print the rows\n"
          "  export SQL|NAME   write a query's rows as CSV or JSON to stdout or a file\n"
          "  edf FILE          run an experiment definition file (COALESCE or COMPARE)\n"
-         "  run -- PROGRAM    run a program (under mpirun with -n N) and store its profile\n\n"
+         "  run -- PROGRAM    run a program (under mpirun with -n N) and store its profile\n"
+         "  tune              grow and prune the selection over your build and run, round by "
+         "round\n\n"
          "'idb <command> --help' describes one command.\n";
 }
 
@@ -39,6 +41,7 @@ int main(int argc, char **argv) {
   if (command == "score") return idb::cli::score(argc - 2, argv + 2);
   if (command == "edf") return idb::cli::edf_command(argc - 2, argv + 2);
   if (command == "run") return idb::cli::run(argc - 2, argv + 2);
+  if (command == "tune") return idb::cli::tune(argc - 2, argv + 2);
   std::cerr << "idb: unknown command '" << command << "' (see 'idb --help')\n";
   return 2;
 }

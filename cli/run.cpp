@@ -4,21 +4,17 @@
 // that failed, or an MPI program without libidb_mpi) are combined into one run first; a
 // run that lacks ranks, or whose program failed, says so in its attributes.
 #include "commands.hpp"
+#include "launch.hpp"
 
-#include "idb/combine.hpp"
 #include "idb/profile.hpp"
 #include "idb/store.hpp"
 
-#include <algorithm>
 #include <cerrno>
-#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
-#include <set>
 #include <string>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
 
@@ -112,130 +108,6 @@ std::vector<std::string> launch_line(const RunArgs &args) {
   return line;
 }
 
-std::string joined(const std::vector<std::string> &line) {
-  std::string text;
-  for (const std::string &word : line)
-    text += (text.empty() ? "" : " ") + word;
-  return text;
-}
-
-// Runs `line` with IDB_OUT=folder/ and waits. Returns the exit status (128 + signal when
-// it was killed), or 127 when it could not start (reported).
-int launch(const std::vector<std::string> &line, const std::string &folder) {
-  std::vector<char *> argv;
-  argv.reserve(line.size() + 1);
-  for (const std::string &word : line)
-    argv.push_back(const_cast<char *>(word.c_str()));
-  argv.push_back(nullptr);
-  // Like system(): ^C reaches the program, and idb stays to store what it leaves.
-  struct sigaction ignore {
-  }, old_int{}, old_quit{};
-  ignore.sa_handler = SIG_IGN;
-  sigaction(SIGINT, &ignore, &old_int);
-  sigaction(SIGQUIT, &ignore, &old_quit);
-  pid_t pid = fork();
-  if (pid == 0) {
-    sigaction(SIGINT, &old_int, nullptr);
-    sigaction(SIGQUIT, &old_quit, nullptr);
-    setenv("IDB_OUT", (folder + "/").c_str(), 1);
-    execvp(argv[0], argv.data());
-    std::fprintf(stderr, "idb run: cannot start %s: %s\n", argv[0], std::strerror(errno));
-    _exit(127);
-  }
-  int status = 0;
-  if (pid > 0)
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-  sigaction(SIGINT, &old_int, nullptr);
-  sigaction(SIGQUIT, &old_quit, nullptr);
-  if (pid < 0) {
-    std::cerr << "idb run: cannot fork: " << std::strerror(errno) << '\n';
-    return 127;
-  }
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
-// What `idb run` found in the folder: one profile for the run, and the ranks that left
-// nothing when it was combined from per-rank files.
-struct Collected {
-  std::optional<profile::Profile> profile;
-  std::vector<int> missing; // ranks below nprocs without a profile, in order
-};
-
-// A profile the ranks merged at MPI_Finalize (full or summary mode), as opposed to one
-// rank's own (per-rank mode, a spill, or a program without libidb_mpi).
-bool is_merged(const profile::Profile &p) {
-  std::string mode = p.get("mpi_mode");
-  return mode == "full" || mode == "summary";
-}
-
-// Ranks from 0 to the largest nprocs the profiles claim that none of them is from.
-std::vector<int> missing_ranks(const std::vector<profile::Profile> &found) {
-  double nprocs = 1;
-  std::set<int> present;
-  for (const profile::Profile &p : found) {
-    nprocs = std::max(nprocs, p.number("nprocs", 1));
-    present.insert(int(p.number("rank", 0)));
-  }
-  std::vector<int> missing;
-  for (int rank = 0; rank < int(nprocs); ++rank)
-    if (!present.count(rank)) missing.push_back(rank);
-  return missing;
-}
-
-// The profiles in `folder`, read; reports and returns false when one is unreadable.
-bool read_folder(const std::string &folder, std::vector<profile::Profile> &found) {
-  for (const auto &entry : std::filesystem::directory_iterator(folder)) {
-    if (entry.path().extension() != ".idbprof") continue; // skips PATH.tmp.PID leftovers
-    profile::ReadResult r = profile::read_profile(entry.path().string());
-    if (!r.profile) {
-      std::cerr << "idb run: " << r.error << '\n';
-      return false;
-    }
-    found.push_back(std::move(*r.profile));
-  }
-  return true;
-}
-
-// The profile(s) in `folder` as one: the merged profile when the ranks' merge completed
-// (spills a killed rank left beside it are ignored), else the per-rank profiles combined,
-// with the ranks that left none. Reports and returns no profile when there is none or
-// one is unreadable.
-Collected collect(const std::string &folder) {
-  std::vector<profile::Profile> found;
-  if (!read_folder(folder, found)) return {};
-  if (found.empty()) {
-    std::cerr << "idb run: the program left no profile (is it instrumented, and did it "
-                 "exit normally?)\n";
-    return {};
-  }
-  auto merged = std::find_if(found.begin(), found.end(), is_merged);
-  if (merged != found.end()) {
-    if (found.size() > 1)
-      std::cerr << "idb run: using the merged profile; " << found.size() - 1
-                << " per-rank profile(s) beside it ignored\n";
-    return {std::move(*merged), {}};
-  }
-  std::vector<int> missing = missing_ranks(found);
-  profile::CombineResult c = profile::combine_ranks(std::move(found));
-  if (!c.profile) std::cerr << "idb run: " << c.error << '\n';
-  return {std::move(c.profile), std::move(missing)};
-}
-
-// "2" or "2, 5-7, 9": ranks in order as runs.
-std::string rank_list(const std::vector<int> &ranks) {
-  std::string text;
-  for (std::size_t i = 0; i < ranks.size();) {
-    std::size_t j = i;
-    while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1)
-      ++j;
-    text += (text.empty() ? "" : ", ") + std::to_string(ranks[i]);
-    if (j > i) text += "-" + std::to_string(ranks[j]);
-    i = j + 1;
-  }
-  return text;
-}
-
 // Adds `key` unless the user gave it with --attr.
 void add_attribute(store::KeyValues &attributes, const std::string &key, const std::string &value) {
   for (const auto &[k, v] : attributes)
@@ -283,9 +155,9 @@ int run(int argc, char **argv) {
   }
   const std::string folder = pattern;
   std::vector<std::string> line = launch_line(args);
-  int status = launch(line, folder);
+  int status = launch(line, {{"IDB_OUT", folder + "/"}}, "", "idb run");
   if (status != 0) std::cerr << "idb run: " << line[0] << " exited with status " << status << '\n';
-  Collected found = status == 127 ? Collected{} : collect(folder);
+  Collected found = status == 127 ? Collected{} : collect(folder, "idb run");
   bool stored = found.profile && store_run(args, found, joined(line), status);
   std::error_code ignored;
   if (stored || (!found.profile && std::filesystem::is_empty(folder, ignored)))

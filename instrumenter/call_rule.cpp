@@ -63,6 +63,7 @@ public:
       site.candidate = make_candidate(ctx, kind_, call.call->getBeginLoc(),
                                       call.callee + "#" + std::to_string(call.ordinal));
       site.candidate.callee = call.callee;
+      site.candidate.parent = loop_probe_id(ctx, call.loop);
       std::string where =
           "[" + base_name(*ctx.file) + ":" + std::to_string(site.candidate.line) + "]";
       site.candidate.description = kind_ == Kind::Comm

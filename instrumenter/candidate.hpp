@@ -37,8 +37,10 @@ struct Candidate {
   std::string function;              // enclosing function, qualified
   std::string callee;                // CALL and COMM: the called name
   int depth = 0;                     // LOOP: nesting depth, 1 = outermost
+  int parent = 0;                    // LOOP, CALL, COMM: the ID of the loop holding it, 0 none
   std::optional<LoopMode> loop_mode; // LOOP, when selected
   bool selected = false;             // chosen by the selection
+  bool forced = false;               // chosen by an include rule naming its ID: no size rule
   std::string skipped;               // why a selected candidate got no probe ("" when placed)
 };
 

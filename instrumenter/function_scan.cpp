@@ -180,6 +180,7 @@ private:
   const ASTContext &ast_;
   std::map<const CallExpr *, std::pair<const Stmt *, CallForm>> placements_;
   std::map<std::string, unsigned> call_ordinals_;
+  unsigned loop_ = 0; // the ordinal of the loop being walked, 0 outside loops
 
   void children(const Stmt *s, int depth) {
     if (auto *c = dyn_cast<CompoundStmt>(s)) {
@@ -224,6 +225,7 @@ private:
     site.body = isa<ForStmt>(s) ? cast<ForStmt>(s)->getBody() : cast<CXXForRangeStmt>(s)->getBody();
     site.depth = depth + 1;
     site.ordinal = static_cast<unsigned>(scan.loops.size() + 1);
+    site.parent = loop_;
     site.sealed = true;
     scan.loops.push_back(site);
     scan.governed[s] = directive;
@@ -236,9 +238,12 @@ private:
     site.loop = s;
     site.depth = depth + 1;
     site.ordinal = static_cast<unsigned>(scan.loops.size() + 1);
+    site.parent = loop_;
     site.in_expression = in_expression;
     std::size_t index = scan.loops.size();
     scan.loops.push_back(site);
+    unsigned outer = loop_;
+    loop_ = site.ordinal;
     unsigned before = scan.weight; // the loop's own statement was counted by its parent
     if (auto *f = dyn_cast<ForStmt>(s)) {
       site.body = f->getBody();
@@ -261,6 +266,7 @@ private:
       expression(site.body, depth + 1, true);
     else
       statement(site.body, s, depth + 1);
+    loop_ = outer;
     unsigned once = scan.weight - before; // the condition, step and body of one trip
     std::optional<std::int64_t> trips = trip_count(s, ast_);
     LoopSite &done = scan.loops[index];
@@ -307,6 +313,7 @@ private:
     site.callee = callee_name(*call);
     if (site.callee.empty()) return; // a call through a pointer expression: no stable name
     site.ordinal = ++call_ordinals_[site.callee];
+    site.loop = loop_;
     if (auto it = placements_.find(call); it != placements_.end()) {
       site.statement = it->second.first;
       site.form = it->second.second;

@@ -21,6 +21,7 @@ struct LoopSite {
   const clang::Stmt *body = nullptr;
   int depth = 1;              // 1 = outermost loop of the function
   unsigned ordinal = 0;       // 1-based, source order within the function
+  unsigned parent = 0;        // the enclosing loop's ordinal, 0 at the function's level
   bool in_expression = false; // inside a GNU statement expression
   bool sealed = false; // a `simd` loop or `collapse`d nest: whole or not at all, body unscanned
   int trips = -1;      // the trip count when a constant of at most kShortTrips, else -1
@@ -43,6 +44,7 @@ struct CallSite {
   const clang::Stmt *statement = nullptr; // what Wrap or Bracket surround
   std::string callee;
   unsigned ordinal = 0; // 1-based among the function's calls to the same callee
+  unsigned loop = 0;    // the ordinal of the innermost loop holding it, 0 for none
   CallForm form = CallForm::Expression;
 };
 

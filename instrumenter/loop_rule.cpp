@@ -46,6 +46,7 @@ public:
       site.candidate = make_candidate(ctx, Kind::Loop, loop.loop->getBeginLoc(),
                                       "loop#" + std::to_string(loop.ordinal));
       site.candidate.depth = loop.depth;
+      site.candidate.parent = loop_probe_id(ctx, loop.parent);
       site.candidate.description = std::string(loop_word(*loop.loop)) + " loop in " + ctx.name +
                                    " [" + base_name(*ctx.file) + ":" +
                                    std::to_string(site.candidate.line) + "]";
@@ -58,7 +59,7 @@ public:
     const LoopSite &loop = *site.loop;
     // The size rule of functions, for loops: a short loop of little work is a few
     // statements, not a place a probe pays for itself. Open-ended loops always qualify.
-    if (loop.trips >= 0 && loop.weight < sel.min_statements)
+    if (!site.candidate.forced && loop.trips >= 0 && loop.weight < sel.min_statements)
       return "short loop (" + std::to_string(loop.trips) + " trips, weight " +
              std::to_string(loop.weight) + " under " + std::to_string(sel.min_statements) + ")";
     if (loop.in_expression) return "inside a statement expression";

@@ -48,4 +48,16 @@ std::string manifest_tsv(const std::vector<FileResult> &results) {
   return out;
 }
 
+std::string candidate_lines(const std::vector<Candidate> &candidates) {
+  std::string out;
+  for (const Candidate &c : candidates) {
+    std::string status = placed(c) ? "placed" : c.selected ? "skipped: " + c.skipped : "-";
+    out += std::to_string(c.id) + "\t" + kind_name(c.kind) + "\t" + field(status) + "\t" +
+           field(c.file) + "\t" + std::to_string(c.line) + "\t" + field(c.function) + "\t" +
+           field(c.callee) + "\t" + std::to_string(c.depth) + "\t" + std::to_string(c.parent) +
+           "\t" + field(c.description) + "\n";
+  }
+  return out;
+}
+
 } // namespace idb::instr

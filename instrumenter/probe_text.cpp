@@ -81,6 +81,12 @@ Candidate make_candidate(const FunctionContext &ctx, Kind kind, SourceLocation l
   return c;
 }
 
+int loop_probe_id(const FunctionContext &ctx, unsigned ordinal) {
+  if (ordinal == 0) return 0;
+  return probe_id(*ctx.file, ctx.signature, kind_name(Kind::Loop),
+                  "loop#" + std::to_string(ordinal));
+}
+
 std::string scope_text(const Candidate &c, bool cxx) {
   std::string name = "idb_probe_" + std::to_string(c.id);
   if (cxx) return "::idb::Scope " + name + "(" + probe_args(c) + ");";

@@ -39,8 +39,10 @@ public:
                     Edits &edits) const override {
     const FunctionDecl &fd = *ctx.decl;
     bool is_main = fd.isMain();
-    if (!is_main && sel.skip_inline && is_inline(fd)) return "inline function";
-    if (!is_main && ctx.scan.long_loops == 0 && ctx.scan.weight < sel.min_statements)
+    if (!is_main && !site.candidate.forced && sel.skip_inline && is_inline(fd))
+      return "inline function";
+    bool small = ctx.scan.long_loops == 0 && ctx.scan.weight < sel.min_statements;
+    if (!is_main && !site.candidate.forced && small)
       return "small function (weight " + std::to_string(ctx.scan.weight) + " under " +
              std::to_string(sel.min_statements) + ", no loop)";
     auto *body = dyn_cast<CompoundStmt>(fd.getBody());

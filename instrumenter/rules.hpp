@@ -62,6 +62,10 @@ std::unique_ptr<ProbeRule> make_call_rule_of_kind(Kind kind);
 Candidate make_candidate(const FunctionContext &ctx, Kind kind, clang::SourceLocation loc,
                          const std::string &key);
 
+// The ID of the function's loop with `ordinal` (LoopSite::ordinal), 0 for ordinal 0: what
+// a candidate inside that loop names as its parent.
+int loop_probe_id(const FunctionContext &ctx, unsigned ordinal);
+
 // The declaration that opens a probe until the end of the enclosing block: the cleanup
 // scope of probe.h in C, idb::Scope in C++.
 std::string scope_text(const Candidate &c, bool cxx);

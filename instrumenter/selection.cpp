@@ -232,13 +232,18 @@ Selection default_selection() {
 
 void select(const Selection &selection, Candidate &candidate) {
   candidate.selected = false;
+  candidate.forced = false;
   for (const Rule &rule : selection.rules) {
     if (!matches(rule, candidate)) continue;
     candidate.selected = rule.include;
+    candidate.forced = rule.include && rule.id.has_value();
     if (rule.include && candidate.kind == Kind::Loop) candidate.loop_mode = rule.mode;
   }
   if (candidate.kind == Kind::Comm && !selection.comm) candidate.selected = false;
-  if (!candidate.selected) candidate.loop_mode.reset();
+  if (!candidate.selected) {
+    candidate.loop_mode.reset();
+    candidate.forced = false;
+  }
 }
 
 } // namespace idb::instr

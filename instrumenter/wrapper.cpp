@@ -152,7 +152,7 @@ std::string preprocessed_origin(const std::vector<std::string> &argv, const Comp
 std::string instrument_source(const CompileLine::Source &source, const std::string &compiler,
                               const CompileLine &line, const Selection &sel,
                               const std::string &folder, const std::string &name,
-                              std::size_t &placed_probes, std::string &error) {
+                              std::vector<Candidate> &candidates, std::string &error) {
   std::ifstream in(source.path, std::ios::binary);
   if (!in) {
     error = "cannot read " + source.path;
@@ -170,8 +170,7 @@ std::string instrument_source(const CompileLine::Source &source, const std::stri
     error = r.error;
     return "";
   }
-  placed_probes = std::size_t(std::count_if(r.candidates.begin(), r.candidates.end(),
-                                            [](const Candidate &c) { return placed(c); }));
+  candidates = std::move(r.candidates);
   std::string out = (fs::path(folder) / name).string();
   error = write_file_atomically(out, r.output);
   return error.empty() ? out : "";
@@ -195,17 +194,20 @@ void fix_dependency_file(const std::string &path,
 struct Command {
   std::vector<std::string> argv;
   std::vector<std::pair<std::string, std::string>> renames; // instrumented copy -> source
-  std::string record; // IDB_BUILD_RECORD lines: source, probes placed, why not instrumented
+  std::string record;     // IDB_BUILD_RECORD lines: source, probes placed, why not instrumented
+  std::string candidates; // IDB_CANDIDATES lines: every candidate of the instrumented sources
 };
 
-// Appends this command's lines to the file IDB_BUILD_RECORD names, in one write to a file
-// opened for appending, so the jobs of a parallel build do not interleave within a line.
-void append_build_record(const std::string &lines, const std::string &tool, std::ostream &err) {
-  const char *path = std::getenv("IDB_BUILD_RECORD");
+// Appends this command's lines to the file the environment variable `variable` names
+// (IDB_BUILD_RECORD, IDB_CANDIDATES), in one write to a file opened for appending, so the
+// jobs of a parallel build do not interleave within a line.
+void append_record(const char *variable, const std::string &lines, const std::string &tool,
+                   std::ostream &err) {
+  const char *path = std::getenv(variable);
   if (!path || !*path || lines.empty()) return;
   int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
   if (fd < 0 || write(fd, lines.data(), lines.size()) != ssize_t(lines.size()))
-    err << tool << ": cannot append to IDB_BUILD_RECORD " << path << "\n";
+    err << tool << ": cannot append to " << variable << " " << path << "\n";
   if (fd >= 0) close(fd);
 }
 
@@ -235,9 +237,9 @@ std::string build_command(const std::vector<std::string> &argv, const CompileLin
     CompileLine::Source from = source;
     std::string origin = preprocessed_origin(argv, line, source);
     if (!origin.empty()) from.path = origin;
-    std::size_t probes = 0;
+    std::vector<Candidate> candidates;
     std::string out = instrument_source(from, argv[0], line, sel, folder,
-                                        fs::path(from.path).filename().string(), probes, error);
+                                        fs::path(from.path).filename().string(), candidates, error);
     if (out.empty() && strict()) return "cannot instrument " + source.path + ": " + error;
     if (out.empty()) {
       if (error.rfind(source.path + " ", 0) == 0) error.erase(0, source.path.size() + 1);
@@ -270,6 +272,9 @@ std::string build_command(const std::vector<std::string> &argv, const CompileLin
     }
     args[source.index] = out;
     command.renames.emplace_back(out, source.path);
+    auto probes = std::count_if(candidates.begin(), candidates.end(),
+                                [](const Candidate &c) { return placed(c); });
+    command.candidates += candidate_lines(candidates);
     command.record += source.path + "\t" + std::to_string(probes) + "\t" +
                       (origin.empty() ? "" : "through " + origin) + "\n";
     extra.insert(extra.end(), place.begin(), place.end());
@@ -381,7 +386,8 @@ int run_wrapper(const std::vector<std::string> &argv, const std::string &tool, s
   std::string error = build_command(argv, line, sel.selection, temp.path(), command, notes);
   for (const std::string &note : notes)
     err << tool << ": " << note << "\n";
-  append_build_record(command.record, tool, err);
+  append_record("IDB_BUILD_RECORD", command.record, tool, err);
+  append_record("IDB_CANDIDATES", command.candidates, tool, err);
   if (!error.empty()) {
     err << tool << ": " << error << "\n";
     return 1;

@@ -23,14 +23,17 @@ std::string_view verdict_name(Verdict verdict) {
 Score score(const profile::Profile &run, double target) {
   Score out;
   std::map<std::int32_t, idb_stats_t> merged; // probe → its nodes merged
+  std::map<std::int32_t, double> exclusive;   // probe → its nodes' exclusive times summed
   for (const profile::Cfh &cfh : run.cfhs) {
     if (cfh.nodes.empty()) continue;
     if (!cfh.named) out.run_time += cfh.nodes[0].stats.sum;
+    std::vector<profile::NodeTimes> times = profile::node_times(cfh);
     for (std::size_t i = 1; i < cfh.nodes.size(); ++i) { // the root is the program
       const profile::Node &n = cfh.nodes[i];
       auto [it, fresh] = merged.try_emplace(n.probe);
       if (fresh) idb_stats_clear(&it->second);
       idb_stats_merge(&it->second, &n.stats);
+      exclusive[n.probe] += times[i].exclusive;
     }
   }
   for (const auto &[probe, s] : merged) {
@@ -42,6 +45,7 @@ Score score(const profile::Profile &run, double target) {
     p.mean = s.count ? s.mean : 0.0;
     p.own = s.sum + double(s.throttled) * p.mean;
     p.noise = s.noise;
+    p.exclusive = exclusive[probe];
     p.cost_share = p.own > 0 ? p.noise / p.own : 0.0;
     p.run_share = out.run_time > 0 ? p.noise / out.run_time : 0.0;
     p.verdict = s.throttled             ? Verdict::throttled

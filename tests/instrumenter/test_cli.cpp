@@ -56,6 +56,48 @@ TEST(Cli, ListPrintsTableAndJson) {
   EXPECT_NE(std::string::npos, json.out.find("\"depth\": 1"));
 }
 
+// What `idb tune` grows from: each loop and call names the loop holding it, and an include
+// rule naming a candidate by ID places it even where the size rule would not.
+TEST(Cli, CandidatesNameTheirLoopAndAnIdRulePlacesASmallFunction) {
+  TempDir dir;
+  write(dir.file("n.c"), "static int tiny(int x) { return x + 1; }\n"
+                         "int main(int argc, char **argv) {\n"
+                         "  int s = 0;\n"
+                         "  for (int i = 0; i < argc; i++)\n"
+                         "    for (int j = 0; j < argc; j++) s += tiny(j);\n"
+                         "  (void)argv;\n"
+                         "  return s == 0;\n"
+                         "}\n");
+  CliRun json = cli({"list", dir.file("n.c"), "--json", "--"});
+  ASSERT_EQ(0, json.status) << json.err;
+  std::smatch outer, inner, call, tiny;
+  ASSERT_TRUE(std::regex_search(json.out, outer,
+                                std::regex(R"(\{"id": (\d+), "kind": "LOOP"[^}]*"depth": 1,)")));
+  ASSERT_TRUE(std::regex_search(
+      json.out, inner,
+      std::regex(R"(\{"id": (\d+), "kind": "LOOP"[^}]*"depth": 2, "parent": (\d+))")));
+  EXPECT_EQ(outer[1], inner[2]) << json.out;
+  ASSERT_TRUE(std::regex_search(
+      json.out, call, std::regex(R"("kind": "CALL"[^}]*"parent": (\d+), "callee": "tiny")")));
+  EXPECT_EQ(inner[1], call[1]) << "the call is in the inner loop";
+  ASSERT_TRUE(std::regex_search(
+      json.out, tiny,
+      std::regex(
+          R"(\{"id": (\d+), "kind": "PROC"[^}]*"function": "tiny"[^}]*"skipped": "small function)")));
+
+  write(dir.file("sel"), "default\ninclude proc id=" + tiny[1].str() + "\n");
+  CliRun forced = cli({"list", dir.file("n.c"), "--json", "--selection", dir.file("sel"), "--"});
+  ASSERT_EQ(0, forced.status) << forced.err;
+  EXPECT_TRUE(std::regex_search(forced.out, std::regex(R"("function": "tiny", "selected": true})")))
+      << forced.out;
+  write(dir.file("sel2"), "default\ninclude proc function=tiny\n");
+  CliRun by_name = cli({"list", dir.file("n.c"), "--json", "--selection", dir.file("sel2"), "--"});
+  EXPECT_TRUE(std::regex_search(
+      by_name.out,
+      std::regex(R"("function": "tiny", "selected": true, "skipped": "small function)")))
+      << "a rule by name keeps the size rule";
+}
+
 TEST(Cli, ListKeepsLongDescriptionsApartFromTheirSelection) {
   TempDir dir;
   std::string name(60, 'f');

@@ -31,6 +31,7 @@ struct ProbeScore {
   std::uint64_t throttled = 0;
   double mean = 0;       // s per timed activation
   double own = 0;        // s: inclusive, throttled activations at `mean`
+  double exclusive = 0;  // s: inclusive minus the children's (their untimed time included)
   double noise = 0;      // s: the probe's measured cost
   double cost_share = 0; // noise / own; 0 when own is 0
   double run_share = 0;  // noise / Score::run_time

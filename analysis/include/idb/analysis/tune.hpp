@@ -1,0 +1,82 @@
+// One round of `idb tune`'s grow/prune loop, decided from data: the probes a run says to
+// prune (they cost more than the target share of their own time, or the runtime throttled
+// them) and the candidates to grow into (those inside the nodes that hold a large share of
+// the run as exclusive time, one level at a time). The candidates are what the compiler
+// wrappers recorded for IDB_CANDIDATES (docs/instrumenter.md). Pure functions: thread-safe,
+// no I/O, no throws except std::bad_alloc.
+#pragma once
+
+#include "idb/analysis/score.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace idb::analysis {
+
+// One candidate of a build: one line of an IDB_CANDIDATES file.
+struct TuneCandidate {
+  std::int32_t id = 0;
+  std::string kind;   // PROC, LOOP, CALL or COMM
+  std::string status; // placed, - (not selected) or skipped: REASON
+  std::string file;
+  unsigned line = 0;
+  std::string function, callee;
+  int depth = 0;
+  std::int32_t parent = 0; // the loop holding it, 0 for none
+  std::string description;
+  bool placed() const { return status == "placed"; }
+};
+
+struct CandidatesResult {
+  std::vector<TuneCandidate> candidates; // each ID once (a source built twice gives one)
+  std::string error;                     // "NAME:LINE: message", "" when the text is valid
+};
+
+// Reads the text of an IDB_CANDIDATES file; `name` prefixes error messages.
+CandidatesResult parse_candidates(const std::string &text, const std::string &name);
+
+// What the loop has done in earlier rounds.
+struct TuneState {
+  std::set<std::int32_t> grown;  // included by ID
+  std::set<std::int32_t> pruned; // excluded by ID; never grown again
+  std::set<std::int32_t> failed; // grown, but the build could not place them
+};
+
+struct TuneOptions {
+  double target = 0.03; // a probe's cost share, and the run's estimated dilation, to stay under
+  double grow = 0.05;   // the exclusive share of the run from which a node is refined
+};
+
+// A change to the selection, with the probe's description and why.
+struct TuneChange {
+  std::int32_t probe = 0;
+  std::string kind; // of the candidate: the selection rule's kind
+  std::string label;
+  std::string why;
+};
+
+// A node by its exclusive time.
+struct HotNode {
+  std::int32_t probe = 0;
+  std::string label;
+  double share = 0; // exclusive time over the run's
+};
+
+struct TuneStep {
+  std::vector<TuneChange> prune, grow;
+  std::vector<HotNode> hot;   // every probe by exclusive share, largest first
+  double estimated = 0;       // the run's dilation by the probes' noise
+  double estimated_after = 0; // the same without the probes to prune
+};
+
+// Decides the next round from a run's score (computed with options.target) and the
+// candidates of the build that ran. Never prunes main's PROC; grows a CALL around calls
+// whose callee has no PROC candidate (a header's inline function, a library's), else the
+// callee's PROC.
+TuneStep tune_step(const Score &score, const std::vector<TuneCandidate> &candidates,
+                   const TuneState &state, const TuneOptions &options);
+
+} // namespace idb::analysis

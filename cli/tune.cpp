@@ -1,0 +1,633 @@
+// `idb tune`: the grow/prune loop over the user's own build and run. Round 0 builds
+// without probes (IDB_INSTRUMENT=0) and times the run: the reference. Each round then
+// builds with the current selection (IDB_SELECTION_FILE), the wrappers recording every
+// candidate (IDB_CANDIDATES); runs; stores the run; and decides from its data
+// (analysis::tune_step) what to prune and what to grow into. It stops when a round changes
+// nothing, or after --rounds, and writes the selection and an experiment definition file
+// holding it and the rounds' runs. It never edits a source: stopping it at any point leaves
+// the user's sources as they were.
+#include "args.hpp"
+#include "commands.hpp"
+#include "launch.hpp"
+
+#include "idb/analysis/score.hpp"
+#include "idb/analysis/tune.hpp"
+#include "idb/edf.hpp"
+#include "idb/store.hpp"
+#include "selection.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+namespace idb::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const char *kTuneUsage =
+    "usage: idb tune --build CMD --run CMD --output FILE.sel [--edf FILE.edf] [-n N]\n"
+    "                [--mpirun-arg ARG]... [--db URL] [--target PERCENT] [--grow PERCENT]\n"
+    "                [--rounds N] [--repeat N] [--from FILE.sel|FILE.edf] [--label PREFIX]";
+const char *kTuneHelp =
+    "Finds a selection of probes that shows where the program spends its time at a cost\n"
+    "under the target, by building and running it round after round:\n\n"
+    "  round 0  builds without probes (IDB_INSTRUMENT=0) and times the run: the reference;\n"
+    "  round k  builds with the current selection (IDB_SELECTION_FILE), runs, stores the run\n"
+    "           as PREFIX-k, then prunes the probes that cost more than the target share of\n"
+    "           their own time or that the runtime throttled, and grows into the nodes\n"
+    "           holding more than the grow share of the run as their own time: their loops,\n"
+    "           the calls they make (a CALL probe, or the callee's PROC when it is one of\n"
+    "           the sources), one level a round.\n\n"
+    "It stops when a round changes nothing, or after --rounds (then the last round's prunes\n"
+    "are built and run once more). It prints a table of the rounds: probes, estimated and\n"
+    "measured slow-down against round 0, and the nodes with the most time of their own.\n"
+    "It writes the selection to --output, and an experiment definition file holding it in\n"
+    "[AUTOINST] and the rounds' runs in [DBLIST]. It never edits a source; the build tree\n"
+    "is left built with the final selection.\n\n"
+    "  --build CMD        the build command, run by /bin/sh. It must compile every source\n"
+    "                     through the wrappers (idb-gcc, idb-cc gcc, ...) each time it\n"
+    "                     runs, e.g. 'make -B CC=idb-gcc'\n"
+    "  --run CMD          the run command, run by /bin/sh (under mpirun with -n)\n"
+    "  --output FILE.sel  where the selection goes (checked writable before round 0)\n"
+    "  --edf FILE.edf     where the experiment goes (default: --output with .edf)\n"
+    "  -n N               run under mpirun with N ranks ($IDB_MPIRUN, default mpirun)\n"
+    "  --mpirun-arg ARG   pass ARG to mpirun (repeatable)\n"
+    "  --db URL           database for the rounds' runs (default idb.db)\n"
+    "  --target PERCENT   the slow-down to stay under, and each probe's cost share (default 3)\n"
+    "  --grow PERCENT     the share of the run as own time that a node is refined from\n"
+    "                     (default 5)\n"
+    "  --rounds N         at most N rounds after round 0 (default 6)\n"
+    "  --repeat N         run each round N times and keep the shortest wall time (the\n"
+    "                     first run's profile is stored); default 1\n"
+    "  --from FILE        the selection to start from (a selection, or an .edf's [AUTOINST]);\n"
+    "                     default: the default selection\n"
+    "  --label PREFIX     the rounds' labels (default tune, or tune2, tune3, ... when taken)\n\n"
+    "A build or run that fails stops tune with that command's output and the round it was\n"
+    "in. Exit status: 0 when the files were written, 1 when tune stopped, 2 on a usage error,\n"
+    "130 when interrupted.\n";
+
+struct TuneArgs {
+  std::string build, run, output, edf, from, label, db = "idb.db";
+  int ranks = 0;
+  std::vector<std::string> mpirun_args;
+  double target_percent = 3, grow_percent = 5;
+  int rounds = 6, repeat = 1;
+};
+
+int usage_error(const std::string &what) {
+  std::cerr << "idb tune: " << what << "\n" << kTuneUsage << "\n";
+  return 2;
+}
+
+bool parse_count(const std::string &text, int low, int high, int &value) {
+  char *end = nullptr;
+  errno = 0;
+  long n = std::strtol(text.c_str(), &end, 10);
+  if (end == text.c_str() || *end || errno || n < low || n > high) return false;
+  value = int(n);
+  return true;
+}
+
+// 0 when parsed, 2 on a usage error (reported), -1 when help was printed.
+int parse(int argc, char **argv, TuneArgs &a) {
+  for (int i = 0; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
+      std::cout << kTuneUsage << "\n\n" << kTuneHelp;
+      return -1;
+    }
+    const char *known[] = {"--build",      "--run",   "--output", "--edf",  "-n",
+                           "--mpirun-arg", "--db",    "--target", "--grow", "--rounds",
+                           "--from",       "--label", "--repeat"};
+    bool is_known = false;
+    for (const char *k : known)
+      is_known = is_known || arg == k;
+    if (!is_known) return usage_error("unknown option '" + arg + "' (see 'idb tune --help')");
+    if (i + 1 >= argc) return usage_error(arg + " needs a value");
+    std::string value = argv[++i];
+    if (arg == "--build") a.build = value;
+    if (arg == "--run") a.run = value;
+    if (arg == "--output") a.output = value;
+    if (arg == "--edf") a.edf = value;
+    if (arg == "--db") a.db = value;
+    if (arg == "--from") a.from = value;
+    if (arg == "--label") a.label = value;
+    if (arg == "--mpirun-arg") a.mpirun_args.push_back(value);
+    if (arg == "-n" && !parse_count(value, 1, 1000000, a.ranks))
+      return usage_error("-n takes a number of ranks, 1 or more, not '" + value + "'");
+    if (arg == "--repeat" && !parse_count(value, 1, 100, a.repeat))
+      return usage_error("--repeat takes a count from 1 to 100, not '" + value + "'");
+    if (arg == "--rounds" && !parse_count(value, 1, 100, a.rounds))
+      return usage_error("--rounds takes a count from 1 to 100, not '" + value + "'");
+    if (arg == "--target" || arg == "--grow") {
+      double &percent = arg == "--target" ? a.target_percent : a.grow_percent;
+      if (!parse_percent(value.c_str(), percent) || percent <= 0 || percent > 100)
+        return usage_error(arg + " takes a percentage above 0, at most 100, not '" + value + "'");
+    }
+  }
+  if (a.build.empty()) return usage_error("no --build command given");
+  if (a.run.empty()) return usage_error("no --run command given");
+  if (a.output.empty()) return usage_error("no --output file given for the selection");
+  if (a.edf.empty()) {
+    fs::path edf = a.output;
+    a.edf = edf.extension() == ".sel" ? edf.replace_extension(".edf").string() : a.output + ".edf";
+  }
+  if (fs::path(a.edf) == fs::path(a.output))
+    return usage_error("--edf and --output name the same file");
+  return 0;
+}
+
+// "" when a file can be written at `path` (a file made beside it and removed), else why not.
+std::string check_writable(const std::string &path) {
+  fs::path parent = fs::path(path).parent_path();
+  std::string probe = (parent.empty() ? fs::path(".") : parent).string() + "/.idb-tune-XXXXXX";
+  int fd = mkstemp(probe.data());
+  if (fd < 0) return "cannot write " + path + ": " + std::strerror(errno);
+  close(fd);
+  unlink(probe.c_str());
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) return "cannot write " + path + ": it is a folder";
+  return "";
+}
+
+// Writes `text` to `path` through a temporary file renamed over it; "" or why not.
+std::string write_atomically(const std::string &path, const std::string &text) {
+  std::string temp = path + ".tmp." + std::to_string(getpid());
+  {
+    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
+    out << text;
+    out.flush();
+    if (!out) {
+      std::remove(temp.c_str());
+      return "cannot write " + path;
+    }
+  }
+  if (std::rename(temp.c_str(), path.c_str()) != 0) {
+    std::string why = std::strerror(errno);
+    std::remove(temp.c_str());
+    return "cannot write " + path + ": " + why;
+  }
+  return "";
+}
+
+bool read_text(const std::string &path, std::string &text) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::ostringstream data;
+  data << in.rdbuf();
+  text = data.str();
+  return true;
+}
+
+// The selection to start from: --from's, else the default. Reports and returns nullopt
+// when it cannot be read or is not a valid selection.
+std::optional<std::string> base_selection(const TuneArgs &a) {
+  if (a.from.empty()) return std::string("default\n");
+  std::string text, error;
+  if (fs::path(a.from).extension() == ".edf") {
+    std::optional<std::string> section = edf::read_autoinst(a.from, error);
+    if (!section) {
+      std::cerr << "idb tune: " << error << '\n';
+      return std::nullopt;
+    }
+    text = section->find_first_not_of(" \t\r\n") == std::string::npos ? "default\n" : *section;
+  } else if (!read_text(a.from, text)) {
+    std::cerr << "idb tune: cannot read " << a.from << '\n';
+    return std::nullopt;
+  }
+  instr::SelectionResult parsed = instr::parse_selection(text, a.from);
+  if (!parsed.error.empty()) {
+    std::cerr << "idb tune: " << parsed.error << '\n';
+    return std::nullopt;
+  }
+  if (!text.empty() && text.back() != '\n') text += '\n';
+  return text;
+}
+
+// The label prefix: --label, else the first of tune, tune2, tune3, ... with no run
+// labelled PREFIX-1. Reports and returns "" when --label's is taken.
+std::string label_prefix(store::Database &db, const std::string &given) {
+  std::vector<store::RunInfo> runs = store::runs(db);
+  auto taken = [&](const std::string &prefix) {
+    for (const store::RunInfo &r : runs)
+      if (r.label.rfind(prefix + "-", 0) == 0) return true;
+    return false;
+  };
+  if (!given.empty()) {
+    if (!taken(given)) return given;
+    std::cerr << "idb tune: " << db.location() << " already has runs labelled " << given
+              << "-...; give another --label\n";
+    return "";
+  }
+  for (int n = 1;; ++n) {
+    std::string prefix = n == 1 ? "tune" : "tune" + std::to_string(n);
+    if (!taken(prefix)) return prefix;
+  }
+}
+
+const char *kind_word(const std::string &kind) {
+  if (kind == "PROC") return "proc";
+  if (kind == "LOOP") return "loop";
+  if (kind == "CALL") return "call";
+  return "all";
+}
+
+// One line of the selection for a change: `include loop id=N mode=blackbox  # why`.
+struct RuleLine {
+  std::int32_t probe = 0;
+  std::string text;
+};
+
+std::string fixed(double value, int decimals) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.*f", decimals, value);
+  return text;
+}
+
+std::string percent(double share) {
+  return fixed(100 * share, 1) + "%";
+}
+
+// What one round did.
+struct Round {
+  int number = 0;
+  std::string label; // the stored run; "" for round 0
+  std::size_t probes = 0;
+  double wall = 0;      // s, the run command's
+  double estimated = 0; // the run's slow-down by the probes' noise
+  std::size_t pruned = 0, grown = 0;
+  std::vector<analysis::HotNode> top;
+};
+
+class Tuner {
+public:
+  Tuner(TuneArgs args, std::string base, std::string work)
+      : a_(std::move(args)), base_(std::move(base)), work_(std::move(work)) {}
+
+  // Runs the loop and writes the files; the exit status.
+  int run(store::Database &db, const std::string &prefix);
+
+private:
+  TuneArgs a_;
+  std::string base_, work_;
+  analysis::TuneState state_;
+  std::vector<RuleLine> grown_, pruned_;
+  std::vector<Round> rounds_;
+
+  int failed_ = 1; // the exit status of the command that failed
+
+  std::string selection_text() const;
+  bool build(int round, const std::string &what, const Environment &env);
+  std::optional<double> run_once(int round, const std::string &folder);
+  int stop(int status) const;
+  void print_round(const Round &r) const;
+  void print_table() const;
+  std::string edf_text(const Round &last) const;
+};
+
+std::string Tuner::selection_text() const {
+  std::string text = "# idb tune's selection (docs/user-guide.md, \"Tuning the selection\")\n";
+  text += "# build: " + a_.build + "\n# run:   " + a_.run + "\n";
+  text += base_;
+  if (!grown_.empty()) text += "# grown by idb tune\n";
+  for (const RuleLine &r : grown_)
+    text += r.text + "\n";
+  if (!pruned_.empty()) text += "# pruned by idb tune\n";
+  for (const RuleLine &r : pruned_)
+    text += r.text + "\n";
+  return text;
+}
+
+// Shows a failed command's output (its last 200 lines) with what and where it was.
+void show_log(const std::string &log) {
+  std::string text;
+  if (!read_text(log, text) || text.empty()) return;
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);)
+    lines.push_back(line);
+  std::size_t from = lines.size() > 200 ? lines.size() - 200 : 0;
+  std::cerr << "---- its output" << (from ? " (the last 200 lines)" : "") << ":\n";
+  for (std::size_t i = from; i < lines.size(); ++i)
+    std::cerr << lines[i] << '\n';
+  std::cerr << "----\n";
+}
+
+int Tuner::stop(int status) const {
+  if (status == 130 || status == 128 + SIGTERM) {
+    std::cerr << "idb tune: interrupted; no file written, the sources untouched\n";
+    return 130;
+  }
+  std::cerr << "idb tune: stopped; no file written. The rounds' logs are in " << work_ << '\n';
+  return 1;
+}
+
+bool Tuner::build(int round, const std::string &what, const Environment &env) {
+  std::string log = work_ + "/round-" + std::to_string(round) + ".build.log";
+  std::cout << "round " << round << ": building " << what << "..." << std::flush;
+  int status = launch({"/bin/sh", "-c", a_.build}, env, log, "idb tune");
+  std::cout << (status == 0 ? " done" : " failed") << std::endl;
+  if (status == 0) return true;
+  failed_ = status;
+  if (status == 130) return false;
+  std::cerr << "idb tune: round " << round << ": the build command failed (exit status " << status
+            << "): " << a_.build << '\n';
+  show_log(log);
+  return false;
+}
+
+// Runs the program --repeat times, the first with its profile going to `folder` (the
+// others' to folders removed at once); the shortest wall time, or nullopt after reporting a
+// failure.
+std::optional<double> Tuner::run_once(int round, const std::string &folder) {
+  std::string log = work_ + "/round-" + std::to_string(round) + ".run.log";
+  std::vector<std::string> line = {"/bin/sh", "-c", a_.run};
+  if (a_.ranks > 0) {
+    const char *mpirun = std::getenv("IDB_MPIRUN");
+    std::vector<std::string> mpi = {mpirun && *mpirun ? mpirun : "mpirun", "-np",
+                                    std::to_string(a_.ranks)};
+    mpi.insert(mpi.end(), a_.mpirun_args.begin(), a_.mpirun_args.end());
+    line.insert(line.begin(), mpi.begin(), mpi.end());
+  }
+  std::cout << "round " << round << ": running..." << std::flush;
+  std::optional<double> shortest;
+  for (int i = 0; i < a_.repeat; ++i) {
+    std::string out = i == 0 ? folder : work_ + "/repeat";
+    fs::create_directories(out);
+    auto start = std::chrono::steady_clock::now();
+    int status = launch(line, {{"IDB_OUT", out + "/"}}, log, "idb tune");
+    double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (i > 0) {
+      std::error_code ignored;
+      fs::remove_all(out, ignored);
+    }
+    if (status != 0) {
+      std::cout << " failed" << std::endl;
+      failed_ = status;
+      if (status != 130) {
+        std::cerr << "idb tune: round " << round << ": the run command failed (exit status "
+                  << status << "): " << a_.run;
+        if (a_.ranks > 0) std::cerr << " (under " << line[0] << " -np " << a_.ranks << ")";
+        std::cerr << '\n';
+        show_log(log);
+      }
+      return std::nullopt;
+    }
+    std::cout << ' ' << fixed(wall, 2) << " s" << std::flush;
+    shortest = std::min(shortest.value_or(wall), wall);
+  }
+  std::cout << std::endl;
+  return shortest;
+}
+
+void Tuner::print_round(const Round &r) const {
+  double measured = r.wall / rounds_[0].wall - 1;
+  std::cout << "round " << r.number << ": " << r.probes << " probes, estimated "
+            << percent(r.estimated) << ", measured " << percent(measured) << "; " << r.pruned
+            << " to prune, " << r.grown << " to grow into\n";
+  for (std::size_t i = 0; i < r.top.size() && i < 3; ++i)
+    std::cout << "  " << percent(r.top[i].share) << " own  " << r.top[i].label << '\n';
+}
+
+void Tuner::print_table() const {
+  std::cout << "\nround  run          probes  estimated  measured   wall s  pruned  grown  most "
+               "time of its own\n";
+  for (const Round &r : rounds_) {
+    char line[256];
+    std::string top = r.top.empty() ? "" : r.top[0].label + " (" + percent(r.top[0].share) + ")";
+    if (r.number == 0)
+      std::snprintf(line, sizeof line, "%-6s %-12s %6s %10s %9s %8.3f %7s %6s  %s", "0",
+                    "(no probes)", "-", "-", "-", r.wall, "-", "-", "");
+    else
+      std::snprintf(line, sizeof line, "%-6d %-12s %6zu %10s %9s %8.3f %7zu %6zu  ", r.number,
+                    r.label.c_str(), r.probes, percent(r.estimated).c_str(),
+                    percent(r.wall / rounds_[0].wall - 1).c_str(), r.wall, r.pruned, r.grown);
+    std::cout << line << top << '\n';
+  }
+}
+
+// The database as the .edf names it: a path relative to the .edf's folder.
+std::string edf_database(const std::string &db, const std::string &edf) {
+  bool url = db.find("://") != std::string::npos || db.rfind("sqlite:", 0) == 0 ||
+             db.rfind("postgres", 0) == 0;
+  if (url) return db;
+  std::error_code ec;
+  fs::path folder = fs::absolute(fs::path(edf), ec).parent_path();
+  fs::path relative = fs::absolute(db, ec).lexically_relative(folder);
+  return relative.empty() ? db : relative.string();
+}
+
+std::string Tuner::edf_text(const Round &last) const {
+  std::string program = a_.run.substr(0, a_.run.find(' '));
+  std::string text = "# Written by idb tune: the selection it arrived at, and its rounds.\n";
+  text += "[PREAMBLE]\n";
+  text += "Experiment   idb tune of " + program + "\n";
+  text += std::string("Mode         ") + (rounds_.size() > 2 ? "COMPARE" : "COALESCE") + "\n";
+  text += "Application  " + fs::path(program).filename().string() + "\n";
+  text += "Database     " + edf_database(a_.db, a_.edf) + "\n";
+  text += "[DESCR]\n";
+  text += "idb tune --build '" + a_.build + "' --run '" + a_.run + "'";
+  if (a_.ranks) text += " -n " + std::to_string(a_.ranks);
+  text +=
+      " --target " + fixed(a_.target_percent, 1) + " --grow " + fixed(a_.grow_percent, 1) + "\n";
+  text += "Round 0 ran without probes in " + fixed(rounds_[0].wall, 3) +
+          " s; the final selection (" + last.label + ") in " + fixed(last.wall, 3) +
+          " s: " + percent(last.wall / rounds_[0].wall - 1) + " measured, " +
+          percent(last.estimated) + " estimated.\n";
+  text += "[AUTOINST]\n" + selection_text();
+  text += "[DBLIST]\n";
+  for (const Round &r : rounds_)
+    if (r.number > 0)
+      text += r.label + "  round " + std::to_string(r.number) + ": " + std::to_string(r.probes) +
+              " probes, estimated " + percent(r.estimated) + ", measured " +
+              percent(r.wall / rounds_[0].wall - 1) + "\n";
+  return text;
+}
+
+int Tuner::run(store::Database &db, const std::string &prefix) {
+  // Round 0: the program as it is.
+  std::string none = work_ + "/round-0";
+  fs::create_directories(none);
+  if (!build(0, "without probes", {{"IDB_INSTRUMENT", "0"}})) return stop(failed_);
+  std::optional<double> pristine = run_once(0, none);
+  if (!pristine) return stop(failed_);
+  rounds_.push_back({0, "", 0, *pristine, 0, 0, 0, {}});
+
+  std::size_t sources = 0;
+  bool last_prunes_only = false;
+  for (int k = 1;; ++k) {
+    std::string selection = work_ + "/round-" + std::to_string(k) + ".sel";
+    std::string candidates_file = work_ + "/round-" + std::to_string(k) + ".candidates";
+    if (std::string e = write_atomically(selection, selection_text()); !e.empty()) {
+      std::cerr << "idb tune: " << e << '\n';
+      return stop(1);
+    }
+    Environment env = {{"IDB_SELECTION_FILE", selection}, {"IDB_CANDIDATES", candidates_file}};
+    if (!build(k,
+               "with " + std::to_string(grown_.size()) + " grown and " +
+                   std::to_string(pruned_.size()) + " pruned",
+               env))
+      return stop(failed_);
+    std::string text;
+    read_text(candidates_file, text);
+    analysis::CandidatesResult parsed = analysis::parse_candidates(text, candidates_file);
+    if (!parsed.error.empty()) {
+      std::cerr << "idb tune: " << parsed.error << '\n';
+      return stop(1);
+    }
+    std::set<std::string> files;
+    for (const analysis::TuneCandidate &c : parsed.candidates)
+      files.insert(c.file);
+    if (files.empty() || files.size() < sources) {
+      std::cerr << "idb tune: round " << k << ": the build compiled "
+                << (files.empty() ? "no source"
+                                  : std::to_string(files.size()) + " of " +
+                                        std::to_string(sources) + " sources")
+                << " through the compiler wrappers; tune needs a build command that compiles "
+                   "every source through them each time (make -B CC=idb-gcc, or a clean "
+                   "first)\n";
+      return stop(1);
+    }
+    sources = files.size();
+    // What was grown and could not be placed is not tried again.
+    std::size_t probes = 0;
+    for (const analysis::TuneCandidate &c : parsed.candidates) {
+      probes += c.placed();
+      if (!c.placed() && state_.grown.count(c.id)) state_.failed.insert(c.id);
+    }
+
+    std::string folder = work_ + "/round-" + std::to_string(k);
+    fs::create_directories(folder);
+    std::optional<double> wall = run_once(k, folder);
+    if (!wall) return stop(failed_);
+    Collected found = collect(folder, "idb tune");
+    if (!found.profile) return stop(1);
+    Round r;
+    r.number = k;
+    r.label = prefix + "-" + std::to_string(k);
+    r.probes = probes;
+    r.wall = *wall;
+    store::LoadOptions options;
+    options.label = r.label;
+    options.attributes = {{"command", a_.run},
+                          {"tune_round", std::to_string(k)},
+                          {"tune_build", a_.build},
+                          {"wall_s", fixed(*wall, 6)},
+                          {"wall_uninstrumented_s", fixed(rounds_[0].wall, 6)}};
+    try {
+      store::load(db, *found.profile, options);
+    } catch (const store::Error &e) {
+      std::cerr << "idb tune: round " << k << ": " << e.what() << '\n';
+      return stop(1);
+    }
+    analysis::TuneOptions opt{a_.target_percent / 100, a_.grow_percent / 100};
+    analysis::Score score = analysis::score(*found.profile, opt.target);
+    analysis::TuneStep step = analysis::tune_step(score, parsed.candidates, state_, opt);
+    if (last_prunes_only) step.grow.clear(); // the last round only checks the prunes
+    r.estimated = step.estimated;
+    r.pruned = step.prune.size();
+    r.grown = step.grow.size();
+    r.top.assign(step.hot.begin(),
+                 step.hot.begin() + std::ptrdiff_t(std::min<std::size_t>(5, step.hot.size())));
+    rounds_.push_back(r);
+    print_round(r);
+    for (const analysis::TuneChange &c : step.prune)
+      std::cout << "  prune " << c.label << ": " << c.why << '\n';
+    for (const analysis::TuneChange &c : step.grow)
+      std::cout << "  grow  " << c.label << ": " << c.why << '\n';
+
+    bool done = step.prune.empty() && step.grow.empty();
+    if (done || (last_prunes_only && step.prune.empty())) break;
+    if (last_prunes_only) {
+      std::cout << "round " << k
+                << ": the last round still found probes to prune; the "
+                   "selection keeps its prunes unmeasured\n";
+    }
+    for (const analysis::TuneChange &c : step.prune) {
+      state_.pruned.insert(c.probe);
+      state_.grown.erase(c.probe);
+      std::erase_if(grown_, [&](const RuleLine &g) { return g.probe == c.probe; });
+      pruned_.push_back({c.probe, "exclude all id=" + std::to_string(c.probe) + "  # round " +
+                                      std::to_string(k) + ", " + c.label + ": " + c.why});
+    }
+    if (last_prunes_only) break;
+    for (const analysis::TuneChange &c : step.grow) {
+      state_.grown.insert(c.probe);
+      std::string rule = std::string("include ") + kind_word(c.kind) +
+                         " id=" + std::to_string(c.probe) +
+                         (c.kind == "LOOP" ? " mode=blackbox" : "");
+      grown_.push_back(
+          {c.probe, rule + "  # round " + std::to_string(k) + ", " + c.label + ": " + c.why});
+    }
+    // After the last round of growing, one more builds the prunes alone and measures them.
+    if (k >= a_.rounds) last_prunes_only = true;
+  }
+
+  const Round &last = rounds_.back();
+  print_table();
+  std::string e = write_atomically(a_.output, selection_text());
+  if (e.empty()) e = write_atomically(a_.edf, edf_text(last));
+  if (!e.empty()) {
+    std::cerr << "idb tune: " << e << '\n';
+    return 1;
+  }
+  std::cout << "\nfinal selection: " << last.probes << " probes; measured slow-down "
+            << percent(last.wall / rounds_[0].wall - 1) << " (" << fixed(last.wall, 3)
+            << " s against " << fixed(rounds_[0].wall, 3) << " s without probes), estimated "
+            << percent(last.estimated) << "\nwrote " << a_.output << " and " << a_.edf << " (runs "
+            << prefix << "-1.." << prefix << "-" << last.number << " in " << db.location() << ")\n";
+  return 0;
+}
+
+} // namespace
+
+int tune(int argc, char **argv) {
+  TuneArgs args;
+  if (int status = parse(argc, argv, args); status != 0) return status < 0 ? 0 : status;
+  for (const std::string &path : {args.output, args.edf})
+    if (std::string why = check_writable(path); !why.empty()) {
+      std::cerr << "idb tune: " << why << '\n';
+      return 1;
+    }
+  std::optional<std::string> base = base_selection(args);
+  if (!base) return 1;
+  std::unique_ptr<store::Database> db;
+  std::string prefix;
+  try {
+    db = store::open(args.db);
+    prefix = label_prefix(*db, args.label);
+  } catch (const store::Error &e) {
+    std::cerr << "idb tune: " << e.what() << '\n';
+    return 1;
+  }
+  if (prefix.empty()) return 1;
+  std::string pattern = (fs::temp_directory_path() / "idb-tune-XXXXXX").string();
+  if (!mkdtemp(pattern.data())) {
+    std::cerr << "idb tune: cannot create a temporary folder: " << std::strerror(errno) << '\n';
+    return 1;
+  }
+  Tuner tuner(args, *base, pattern);
+  int status = tuner.run(*db, prefix);
+  std::error_code ignored;
+  if (status != 1) fs::remove_all(pattern, ignored);
+  return status;
+}
+
+} // namespace idb::cli

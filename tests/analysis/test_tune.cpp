@@ -1,0 +1,173 @@
+// One round of `idb tune` (analysis/tune.hpp) on a run written as text and the candidates
+// its build recorded: what it prunes (throttled, too costly for its time, not main, not
+// what is too rare to matter, the costliest when all together are over the target) and
+// what it grows into (a hot node's loops one level at a time, a CALL around a callee
+// without a definition, a small callee's PROC), never what it pruned or could not place.
+#include "cfh_text.hpp"
+#include "idb/analysis/tune.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+
+namespace idb::test {
+namespace {
+
+using analysis::TuneCandidate;
+using analysis::TuneChange;
+
+// The candidates of one file, one line each: id, kind, status, function, callee, parent.
+std::string line(int id, const char *kind, const char *status, const char *function,
+                 const char *callee = "", int parent = 0) {
+  return std::to_string(id) + "\t" + kind + "\t" + status + "\tapp.c\t1\t" + function + "\t" +
+         callee + "\t0\t" + std::to_string(parent) + "\t" + "#" + std::to_string(id) + "\n";
+}
+
+std::vector<TuneCandidate> candidates(const std::string &text) {
+  analysis::CandidatesResult r = analysis::parse_candidates(text, "cands");
+  EXPECT_EQ("", r.error);
+  return r.candidates;
+}
+
+// main (1) calls step (2) once per iteration of main's loop (3). Step holds a loop (4)
+// calling the tiny helper digits (5, throttled) and calls the kernel `smooth` (a header's
+// inline function: no PROC), and `scale`, a small function of the sources (PROC 9,
+// skipped by the size rule). Step's loop holds an inner loop (7) that is not probed yet.
+const char *const kRun = "main 1 1.0 0.0001\n"
+                         "main;loop3 1 0.99 0.00001\n"
+                         "main;loop3;step 100 0.98 0.00002\n"
+                         "main;loop3;step;loop4 100 0.30 0.00001\n"
+                         "main;loop3;step;loop4;digits 10000 0.0002 0.0003 990000\n";
+
+std::string run_candidates() {
+  return line(1, "PROC", "placed", "main") + line(3, "LOOP", "placed", "main") +
+         line(2, "PROC", "placed", "step") + line(4, "LOOP", "placed", "step") +
+         line(7, "LOOP", "-", "step", "", 4) + line(8, "CALL", "-", "step", "digits", 7) +
+         line(5, "PROC", "placed", "digits") + line(6, "CALL", "-", "step", "smooth") +
+         line(10, "CALL", "-", "step", "scale") +
+         line(9, "PROC", "skipped: small function", "scale") +
+         line(11, "CALL", "-", "step", "printf") + line(12, "COMM", "-", "step", "MPI_Send");
+}
+
+// A run of `tree` whose probes have the IDs `ids` gives their labels (build_cfh numbers
+// them in order of appearance).
+profile::Profile renumbered(const std::string &tree,
+                            const std::map<std::string, std::int32_t> &ids) {
+  profile::Profile p;
+  p.cfhs.push_back(build_cfh(p, 1.0, tree));
+  std::map<std::int32_t, std::int32_t> renumber;
+  for (profile::Probe &probe : p.probes)
+    if (auto it = ids.find(probe.description); it != ids.end()) {
+      renumber[probe.id] = it->second;
+      probe.id = it->second;
+    }
+  for (profile::Cfh &c : p.cfhs)
+    for (profile::Node &n : c.nodes)
+      if (auto it = renumber.find(n.probe); it != renumber.end()) n.probe = it->second;
+  return p;
+}
+
+const std::map<std::string, std::int32_t> kIds = {
+    {"main", 1}, {"loop3", 3}, {"step", 2}, {"loop4", 4}, {"digits", 5}};
+
+bool has(const std::vector<TuneChange> &changes, std::int32_t probe) {
+  return std::any_of(changes.begin(), changes.end(),
+                     [&](const TuneChange &c) { return c.probe == probe; });
+}
+
+analysis::TuneStep step_of(const std::string &tree, const std::string &cands,
+                           const analysis::TuneState &state = {}) {
+  analysis::TuneOptions options;
+  return analysis::tune_step(analysis::score(renumbered(tree, kIds), options.target),
+                             candidates(cands), state, options);
+}
+
+TEST(Tune, PrunesTheThrottledHelperAndGrowsIntoTheHotFunction) {
+  analysis::TuneStep s = step_of(kRun, run_candidates());
+  EXPECT_TRUE(has(s.prune, 5)) << "digits was throttled";
+  EXPECT_FALSE(has(s.prune, 1)) << "never main";
+  EXPECT_EQ(1u, s.prune.size());
+  // Step holds 0.68 s of its own: the kernel's call and the small function's PROC grow; so
+  // does printf's call (no definition: a probe around it, pruned later if it costs); MPI's
+  // are the user's to choose; the call to digits lies in loop 4, not in step's own time.
+  EXPECT_TRUE(has(s.grow, 6)) << "a CALL around the header's kernel";
+  EXPECT_TRUE(has(s.grow, 9)) << "the small callee's PROC";
+  EXPECT_FALSE(has(s.grow, 10)) << "not the call when the callee has a PROC";
+  EXPECT_TRUE(has(s.grow, 11));
+  EXPECT_FALSE(has(s.grow, 12));
+  // Loop 4 holds 0.3 s of its own (digits' untimed time): its inner loop 7 grows, and the
+  // call inside loop 7 waits for it, one level a round.
+  EXPECT_TRUE(has(s.grow, 7));
+  EXPECT_FALSE(has(s.grow, 8));
+  EXPECT_FALSE(s.hot.empty());
+  EXPECT_EQ(2, s.hot[0].probe) << "step holds most time of its own";
+  EXPECT_GT(s.estimated, s.estimated_after);
+}
+
+TEST(Tune, NeverGrowsWhatItPrunedOrCouldNotPlace) {
+  analysis::TuneState state;
+  state.pruned = {6, 7};
+  state.failed = {9};
+  analysis::TuneStep s = step_of(kRun, run_candidates(), state);
+  EXPECT_FALSE(has(s.grow, 6));
+  EXPECT_FALSE(has(s.grow, 7));
+  EXPECT_FALSE(has(s.grow, 9));
+  // With loop 7 pruned, the call inside it belongs to loop 4; digits keeps its PROC until
+  // this round's prune, so no CALL goes around it.
+  EXPECT_FALSE(has(s.grow, 8));
+}
+
+TEST(Tune, ACallInsideALoopThatCannotBeProbedBelongsToTheLoopAbove) {
+  std::string cands = run_candidates();
+  cands.replace(cands.find("7\tLOOP\t-"), 8, "7\tLOOP\tskipped: a jump could enter the loop");
+  cands.replace(cands.find("5\tPROC\tplaced"), 13, "5\tPROC\t-");
+  analysis::TuneState state;
+  state.pruned = {5}; // digits' PROC went in an earlier round
+  analysis::TuneStep s = step_of(kRun, cands, state);
+  // digits has a PROC candidate that was pruned: neither it nor a CALL around it.
+  EXPECT_FALSE(has(s.grow, 8));
+  EXPECT_FALSE(has(s.grow, 5));
+}
+
+TEST(Tune, RareProbesStayWhateverTheirShareAndTheSumIsKeptUnderTheTarget) {
+  // `once` costs half its own time but a millionth of the run: kept. Eight nested loops
+  // costing 1% of the run each (under the 3% share each) sum over the target: the costliest
+  // go until the estimate is under it.
+  std::string tree = "main 1 1.0\nmain;once 1 0.000002 0.000001\n";
+  std::string cands = line(1, "PROC", "placed", "main") + line(20, "PROC", "placed", "once");
+  std::map<std::string, std::int32_t> ids = {{"main", 1}, {"once", 20}};
+  std::string path = "main";
+  for (int i = 0; i < 8; ++i) {
+    std::string name = "l" + std::to_string(i);
+    path += ";" + name;
+    tree += path + " 1000 " + std::to_string(0.9 - 0.01 * i) + " 0.01\n";
+    cands += line(30 + i, "LOOP", "placed", "main", "", i ? 29 + i : 0);
+    ids[name] = 30 + i;
+  }
+  profile::Profile p = renumbered(tree, ids);
+  analysis::TuneOptions options;
+  analysis::TuneStep s =
+      analysis::tune_step(analysis::score(p, options.target), candidates(cands), {}, options);
+  EXPECT_FALSE(has(s.prune, 20)) << "too rare to matter";
+  EXPECT_NEAR(0.08 / 0.92, s.estimated, 1e-5);
+  EXPECT_LE(s.estimated_after, options.target);
+  EXPECT_EQ(6u, s.prune.size()) << "8% down to 2%: six of the 1% loops";
+}
+
+TEST(Tune, CandidatesFileErrorsNameTheLine) {
+  analysis::CandidatesResult r = analysis::parse_candidates("1\tPROC\tplaced\n", "c.tsv");
+  EXPECT_EQ("c.tsv:1: expected 10 tab-separated fields, found 3", r.error);
+  r = analysis::parse_candidates(line(1, "PROC", "placed", "f") + line(0, "LOOP", "-", "f"), "c");
+  EXPECT_EQ("c:2: bad probe ID '0'", r.error);
+  r = analysis::parse_candidates(line(1, "LOOPS", "-", "f"), "c");
+  EXPECT_EQ("c:1: unknown kind 'LOOPS'", r.error);
+  // A source compiled twice: one entry, placed when either build placed it.
+  r = analysis::parse_candidates(line(4, "PROC", "-", "f") + line(4, "PROC", "placed", "f"), "c");
+  ASSERT_EQ("", r.error);
+  ASSERT_EQ(1u, r.candidates.size());
+  EXPECT_TRUE(r.candidates[0].placed());
+}
+
+} // namespace
+} // namespace idb::test

@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# `idb tune` end to end on tune_case.c: round 1 (the default selection) finds digits
+# throttled and the header's kernel inside step's own time; the final selection prunes
+# digits and grows a CALL probe around smooth, whose node then holds the most time of its
+# own; the files tune writes run (`idb edf`); the tuned program computes what the pristine
+# one does. Then bad input: an output it cannot write, a --from selection with an error, a
+# label already taken, a build or run that fails (their output and round shown), a build
+# that compiles nothing through the wrappers. Timings are reported, never asserted.
+#   e2e_tune.sh REPO IDB IDB_CC WORK_DIR [EXTRA_FLAGS...]
+set -euo pipefail
+repo=$1 idb=$2 idbcc=$3 work=$4
+shift 4
+flags="-O2 $*"
+src=$repo/tests/tune/tune_case.c
+rm -rf "$work"
+mkdir -p "$work"
+cd "$work"
+unset IDB_SELECTION IDB_SELECTION_FILE IDB_EDF IDB_THROTTLE
+export TMPDIR=$work
+
+fail() {
+  echo "FAIL: $*"
+  exit 1
+}
+# expect_failure NAME STATUS PATTERN... -- ARGS: idb tune ARGS exits with STATUS and prints
+# every PATTERN (grep -E).
+expect_failure() {
+  local name=$1 status=$2
+  shift 2
+  local patterns=()
+  while [[ $1 != -- ]]; do
+    patterns+=("$1")
+    shift
+  done
+  shift
+  local got=0
+  "$idb" tune "$@" >"$name.out" 2>&1 || got=$?
+  [[ $got == "$status" ]] || { cat "$name.out"; fail "$name: exit status $got, not $status"; }
+  for p in "${patterns[@]}"; do
+    grep -Eq -- "$p" "$name.out" || { cat "$name.out"; fail "$name: no '$p'"; }
+  done
+  echo "ok: $name"
+}
+
+build="$idbcc gcc $flags -o app $src"
+"$idb" tune --build "$build" --run "./app 200000 40" --repeat 2 --db tune.db --output app.sel >tune.out 2>&1 ||
+  { cat tune.out; fail "idb tune"; }
+cat tune.out
+
+# Round 1: the runtime throttled digits' probes.
+"$idb" score tune-1 --db tune.db --all --format csv >score1.csv
+grep -Eq '^[0-9]+,digits\(\.\.\.\) \[tune_case\.c:[0-9]+\],.*,throttled$' score1.csv ||
+  { cat score1.csv; fail "digits not throttled in round 1"; }
+digits=$(grep -E '^[0-9]+,digits\(' score1.csv | cut -d, -f1)
+
+# The selection prunes digits and grows the CALL around the kernel.
+grep -q "^exclude all id=$digits  # round 1, digits(...)" app.sel || { cat app.sel; fail "digits not pruned"; }
+grep -Eq '^include call id=[0-9]+  # round 1, smooth\(\.\.\.\) in step ' app.sel ||
+  { cat app.sel; fail "no CALL probe grown around smooth"; }
+grep -q '^default$' app.sel || fail "the selection does not start from the default"
+
+# The last round: no probe in digits; smooth's call holds the most time of its own.
+last=$(sed -n 's/^wrote app.sel and app.edf (runs tune-1..\(tune-[0-9]*\) in .*/\1/p' tune.out)
+[[ -n $last ]] || fail "no 'wrote' line"
+"$idb" score "$last" --db tune.db --all --format csv >last.csv
+! grep -q 'digits' last.csv || { cat last.csv; fail "digits still probed in $last"; }
+grep -Eq "^[0-9]+ +$last +.*  smooth\(\.\.\.\) in step \[tune_case\.c:[0-9]+\] \([0-9.]+%\)$" tune.out ||
+  fail "smooth's call is not the node with the most time of its own in $last"
+grep -Eq '^final selection: [0-9]+ probes; measured slow-down -?[0-9.]+% \([0-9.]+ s against [0-9.]+ s without probes\)' tune.out ||
+  fail "no measured slow-down"
+
+# The experiment it wrote runs, over the rounds' runs.
+"$idb" edf app.edf >edf.out 2>&1 || { cat edf.out; fail "idb edf app.edf"; }
+grep -q "$last" edf.out || { cat edf.out; fail "the .edf does not cover $last"; }
+
+# The tuned build computes what the program computes without probes.
+IDB_OUT=$work/check.idbprof ./app 200000 40 >tuned.txt
+gcc $flags -o pristine "$src"
+./pristine 200000 40 >pristine.txt
+cmp pristine.txt tuned.txt || fail "the tuned build computes something else"
+
+# Bad input, each refused with its reason; nothing is written.
+expect_failure unwritable 1 "cannot write $work/no/such/x.sel" -- \
+  --build "$build" --run ./app --db tune.db --output "$work/no/such/x.sel"
+! grep -q '^round 0' unwritable.out || fail "unwritable: a round ran"
+printf 'default\ninclude loops function=step\n' >bad.sel
+expect_failure bad-from 1 "bad.sel:2:9: unknown kind 'loops'" -- \
+  --build "$build" --run ./app --db tune.db --output x.sel --from bad.sel
+expect_failure label-taken 1 "already has runs labelled tune-" -- \
+  --build "$build" --run ./app --db tune.db --output x.sel --label tune
+expect_failure build-fails 1 'round 1: the build command failed \(exit status 4\)' \
+  'the instrumented build is broken' 'stopped; no file written' -- \
+  --build "test \"\$IDB_INSTRUMENT\" = 0 || { echo 'the instrumented build is broken'; exit 4; }; $build" \
+  --run "./app 2000 2" --db tune.db --output x.sel
+expect_failure run-fails 1 'round 0: the run command failed \(exit status 3\)' 'no input deck' -- \
+  --build "$build" --run "echo 'no input deck'; exit 3" --db tune.db --output x.sel
+expect_failure not-through-wrappers 1 'round 1: the build compiled no source through the compiler wrappers' -- \
+  --build "gcc $flags -o app $src" --run "./app 2000 2" --db tune.db --output x.sel
+[[ ! -e x.sel && ! -e x.edf ]] || fail "a failed tune wrote its files"
+echo "PASS"
