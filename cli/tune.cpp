@@ -303,7 +303,7 @@ private:
 };
 
 std::string Tuner::selection_text() const {
-  std::string text = "# idb tune's selection (docs/user-guide.md, \"Tuning the selection\")\n";
+  std::string text = "# idb tune's selection (docs/user-guide.md, \"The loop automated\")\n";
   text += "# build: " + a_.build + "\n# run:   " + a_.run + "\n";
   text += base_;
   if (!grown_.empty()) text += "# grown by idb tune\n";
@@ -471,7 +471,7 @@ int Tuner::run(store::Database &db, const std::string &prefix) {
   rounds_.push_back({0, "", 0, *pristine, 0, 0, 0, {}});
 
   std::size_t sources = 0;
-  bool last_prunes_only = false;
+  std::size_t unmeasured = 0; // prunes the round after the last one found
   for (int k = 1;; ++k) {
     std::string selection = work_ + "/round-" + std::to_string(k) + ".sel";
     std::string candidates_file = work_ + "/round-" + std::to_string(k) + ".candidates";
@@ -540,7 +540,8 @@ int Tuner::run(store::Database &db, const std::string &prefix) {
     analysis::TuneOptions opt{a_.target_percent / 100, a_.grow_percent / 100};
     analysis::Score score = analysis::score(*found.profile, opt.target);
     analysis::TuneStep step = analysis::tune_step(score, parsed.candidates, state_, opt);
-    if (last_prunes_only) step.grow.clear(); // the last round only checks the prunes
+    // From the last round on, only prunes: the round after it measures them.
+    if (k >= a_.rounds) step.grow.clear();
     r.estimated = step.estimated;
     r.pruned = step.prune.size();
     r.grown = step.grow.size();
@@ -553,13 +554,7 @@ int Tuner::run(store::Database &db, const std::string &prefix) {
     for (const analysis::TuneChange &c : step.grow)
       std::cout << "  grow  " << c.label << ": " << c.why << '\n';
 
-    bool done = step.prune.empty() && step.grow.empty();
-    if (done || (last_prunes_only && step.prune.empty())) break;
-    if (last_prunes_only) {
-      std::cout << "round " << k
-                << ": the last round still found probes to prune; the "
-                   "selection keeps its prunes unmeasured\n";
-    }
+    if (step.prune.empty() && step.grow.empty()) break;
     for (const analysis::TuneChange &c : step.prune) {
       state_.pruned.insert(c.probe);
       state_.grown.erase(c.probe);
@@ -567,7 +562,10 @@ int Tuner::run(store::Database &db, const std::string &prefix) {
       pruned_.push_back({c.probe, "exclude all id=" + std::to_string(c.probe) + "  # round " +
                                       std::to_string(k) + ", " + c.label + ": " + c.why});
     }
-    if (last_prunes_only) break;
+    if (k > a_.rounds) { // the round that measured the last prunes found more
+      unmeasured = step.prune.size();
+      break;
+    }
     for (const analysis::TuneChange &c : step.grow) {
       state_.grown.insert(c.probe);
       std::string rule = std::string("include ") + kind_word(c.kind) +
@@ -576,8 +574,6 @@ int Tuner::run(store::Database &db, const std::string &prefix) {
       grown_.push_back(
           {c.probe, rule + "  # round " + std::to_string(k) + ", " + c.label + ": " + c.why});
     }
-    // After the last round of growing, one more builds the prunes alone and measures them.
-    if (k >= a_.rounds) last_prunes_only = true;
   }
 
   const Round &last = rounds_.back();
@@ -591,7 +587,11 @@ int Tuner::run(store::Database &db, const std::string &prefix) {
   std::cout << "\nfinal selection: " << last.probes << " probes; measured slow-down "
             << percent(last.wall / rounds_[0].wall - 1) << " (" << fixed(last.wall, 3)
             << " s against " << fixed(rounds_[0].wall, 3) << " s without probes), estimated "
-            << percent(last.estimated) << "\nwrote " << a_.output << " and " << a_.edf << " (runs "
+            << percent(last.estimated) << '\n';
+  if (unmeasured)
+    std::cout << "the selection also prunes the " << unmeasured << " probe(s) round "
+              << last.number << " found, after the last round: not measured\n";
+  std::cout << "wrote " << a_.output << " and " << a_.edf << " (runs "
             << prefix << "-1.." << prefix << "-" << last.number << " in " << db.location() << ")\n";
   return 0;
 }
