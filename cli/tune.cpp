@@ -589,10 +589,10 @@ int Tuner::run(store::Database &db, const std::string &prefix) {
             << " s against " << fixed(rounds_[0].wall, 3) << " s without probes), estimated "
             << percent(last.estimated) << '\n';
   if (unmeasured)
-    std::cout << "the selection also prunes the " << unmeasured << " probe(s) round "
-              << last.number << " found, after the last round: not measured\n";
-  std::cout << "wrote " << a_.output << " and " << a_.edf << " (runs "
-            << prefix << "-1.." << prefix << "-" << last.number << " in " << db.location() << ")\n";
+    std::cout << "the selection also prunes the " << unmeasured << " probe(s) round " << last.number
+              << " found, after the last round: not measured\n";
+  std::cout << "wrote " << a_.output << " and " << a_.edf << " (runs " << prefix << "-1.." << prefix
+            << "-" << last.number << " in " << db.location() << ")\n";
   return 0;
 }
 
