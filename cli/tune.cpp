@@ -139,7 +139,9 @@ int parse(int argc, char **argv, TuneArgs &a) {
     if (arg == "--target" || arg == "--grow") {
       double &percent = arg == "--target" ? a.target_percent : a.grow_percent;
       if (!parse_percent(value.c_str(), percent) || percent <= 0 || percent > 100)
-        return usage_error(arg + " takes a percentage above 0, at most 100, not '" + value + "'");
+        return usage_error(arg.append(" takes a percentage above 0, at most 100, not '")
+                               .append(value)
+                               .append("'"));
     }
   }
   if (a.build.empty()) return usage_error("no --build command given");

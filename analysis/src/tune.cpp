@@ -133,7 +133,9 @@ CandidatesResult parse_candidates(const std::string &text, const std::string &na
     if (line.empty()) continue;
     std::vector<std::string> f = split_tabs(line);
     auto fail = [&](const std::string &what) {
-      out.error = name + ":" + std::to_string(line_no) + ": " + what;
+      out.error = name;
+      out.error += ":" + std::to_string(line_no) + ": ";
+      out.error += what;
       out.candidates.clear();
       return out;
     };
