@@ -51,13 +51,16 @@ const char *kTuneHelp =
     "  round 0  builds without probes (IDB_INSTRUMENT=0) and times the run: the reference;\n"
     "  round k  builds with the current selection (IDB_SELECTION_FILE), runs, stores the run\n"
     "           as PREFIX-k, then prunes the probes that cost more than the target share of\n"
-    "           their own time or that the runtime throttled, and grows into the nodes\n"
+    "           their own time (unless they cost under 1% of the target over the whole run)\n"
+    "           or that the runtime throttled, and grows into the nodes\n"
     "           holding more than the grow share of the run as their own time: their loops,\n"
     "           the calls they make (a CALL probe, or the callee's PROC when it is one of\n"
     "           the sources), one level a round.\n\n"
     "It stops when a round changes nothing, or after --rounds (then the last round's prunes\n"
-    "are built and run once more). It prints a table of the rounds: probes, estimated and\n"
-    "measured slow-down against round 0, and the nodes with the most time of their own.\n"
+    "are built and run once more). It prints a table of the rounds: probes placed, estimated\n"
+    "and measured slow-down against round 0, and the node with the most time of its own.\n"
+    "Then it builds and runs the program without probes and with the final selection, one\n"
+    "after the other, for the measured slow-down it reports (stored as PREFIX-final).\n"
     "It writes the selection to --output, and an experiment definition file holding it in\n"
     "[AUTOINST] and the rounds' runs in [DBLIST]. It never edits a source; the build tree\n"
     "is left built with the final selection.\n\n"
@@ -80,7 +83,8 @@ const char *kTuneHelp =
     "                     default: the default selection\n"
     "  --label PREFIX     the rounds' labels (default tune, or tune2, tune3, ... when taken)\n\n"
     "A build or run that fails stops tune with that command's output and the round it was\n"
-    "in. Exit status: 0 when the files were written, 1 when tune stopped, 2 on a usage error,\n"
+    "in, and keeps the rounds' logs (their folder is named); on success they are removed.\n"
+    "Exit status: 0 when the files were written, 1 when tune stopped, 2 on a usage error,\n"
     "130 when interrupted.\n";
 
 struct TuneArgs {
@@ -293,15 +297,20 @@ private:
   std::vector<RuleLine> grown_, pruned_;
   std::vector<Round> rounds_;
 
-  int failed_ = 1; // the exit status of the command that failed
+  int failed_ = 1;                             // the exit status of the command that failed
+  double measured_ = 0, bare_ = 0, tuned_ = 0; // the final measurement
+  std::string program_;                        // the program's name, from its first profile
 
   std::string selection_text() const;
-  bool build(int round, const std::string &what, const Environment &env);
-  std::optional<double> run_once(int round, const std::string &folder);
+  bool build(const std::string &stage, const std::string &what, const Environment &env);
+  std::optional<double> run_once(const std::string &stage, const std::string &folder);
+  std::optional<profile::Profile> store_run(const std::string &stage, const std::string &folder,
+                                            const std::string &label, double wall,
+                                            store::Database &db);
   int stop(int status) const;
   void print_round(const Round &r) const;
   void print_table() const;
-  std::string edf_text(const Round &last) const;
+  std::string edf_text(const Round &last, const std::string &final_label) const;
 };
 
 std::string Tuner::selection_text() const {
@@ -341,15 +350,23 @@ int Tuner::stop(int status) const {
   return 1;
 }
 
-bool Tuner::build(int round, const std::string &what, const Environment &env) {
-  std::string log = work_ + "/round-" + std::to_string(round) + ".build.log";
-  std::cout << "round " << round << ": building " << what << "..." << std::flush;
+// A stage's name in its log files: "round 3" gives round-3.
+std::string log_name(const std::string &stage) {
+  std::string name = stage;
+  for (char &c : name)
+    if (c == ' ') c = '-';
+  return name;
+}
+
+bool Tuner::build(const std::string &stage, const std::string &what, const Environment &env) {
+  std::string log = work_ + "/" + log_name(stage) + ".build.log";
+  std::cout << stage << ": building " << what << "..." << std::flush;
   int status = launch({"/bin/sh", "-c", a_.build}, env, log, "idb tune");
   std::cout << (status == 0 ? " done" : " failed") << std::endl;
   if (status == 0) return true;
   failed_ = status;
   if (status == 130) return false;
-  std::cerr << "idb tune: round " << round << ": the build command failed (exit status " << status
+  std::cerr << "idb tune: " << stage << ": the build command failed (exit status " << status
             << "): " << a_.build << '\n';
   show_log(log);
   return false;
@@ -358,8 +375,8 @@ bool Tuner::build(int round, const std::string &what, const Environment &env) {
 // Runs the program --repeat times, the first with its profile going to `folder` (the
 // others' to folders removed at once); the shortest wall time, or nullopt after reporting a
 // failure.
-std::optional<double> Tuner::run_once(int round, const std::string &folder) {
-  std::string log = work_ + "/round-" + std::to_string(round) + ".run.log";
+std::optional<double> Tuner::run_once(const std::string &stage, const std::string &folder) {
+  std::string log = work_ + "/" + log_name(stage) + ".run.log";
   std::vector<std::string> line = {"/bin/sh", "-c", a_.run};
   if (a_.ranks > 0) {
     const char *mpirun = std::getenv("IDB_MPIRUN");
@@ -368,7 +385,7 @@ std::optional<double> Tuner::run_once(int round, const std::string &folder) {
     mpi.insert(mpi.end(), a_.mpirun_args.begin(), a_.mpirun_args.end());
     line.insert(line.begin(), mpi.begin(), mpi.end());
   }
-  std::cout << "round " << round << ": running..." << std::flush;
+  std::cout << stage << ": running..." << std::flush;
   std::optional<double> shortest;
   for (int i = 0; i < a_.repeat; ++i) {
     std::string out = i == 0 ? folder : work_ + "/repeat";
@@ -384,8 +401,8 @@ std::optional<double> Tuner::run_once(int round, const std::string &folder) {
       std::cout << " failed" << std::endl;
       failed_ = status;
       if (status != 130) {
-        std::cerr << "idb tune: round " << round << ": the run command failed (exit status "
-                  << status << "): " << a_.run;
+        std::cerr << "idb tune: " << stage << ": the run command failed (exit status " << status
+                  << "): " << a_.run;
         if (a_.ranks > 0) std::cerr << " (under " << line[0] << " -np " << a_.ranks << ")";
         std::cerr << '\n';
         show_log(log);
@@ -436,39 +453,65 @@ std::string edf_database(const std::string &db, const std::string &edf) {
   return relative.empty() ? db : relative.string();
 }
 
-std::string Tuner::edf_text(const Round &last) const {
-  std::string program = a_.run.substr(0, a_.run.find(' '));
+std::string Tuner::edf_text(const Round &last, const std::string &final_label) const {
   std::string text = "# Written by idb tune: the selection it arrived at, and its rounds.\n";
   text += "[PREAMBLE]\n";
-  text += "Experiment   idb tune of " + program + "\n";
-  text += std::string("Mode         ") + (rounds_.size() > 2 ? "COMPARE" : "COALESCE") + "\n";
-  text += "Application  " + fs::path(program).filename().string() + "\n";
+  text += "Experiment   idb tune of " + program_ + "\n";
+  text += "Mode         COMPARE\n";
+  text += "Application  " + program_ + "\n";
   text += "Database     " + edf_database(a_.db, a_.edf) + "\n";
   text += "[DESCR]\n";
   text += "idb tune --build '" + a_.build + "' --run '" + a_.run + "'";
   if (a_.ranks) text += " -n " + std::to_string(a_.ranks);
-  text +=
-      " --target " + fixed(a_.target_percent, 1) + " --grow " + fixed(a_.grow_percent, 1) + "\n";
-  text += "Round 0 ran without probes in " + fixed(rounds_[0].wall, 3) +
-          " s; the final selection (" + last.label + ") in " + fixed(last.wall, 3) +
-          " s: " + percent(last.wall / rounds_[0].wall - 1) + " measured, " +
-          percent(last.estimated) + " estimated.\n";
+  text += " --target " + fixed(a_.target_percent, 1) + " --grow " + fixed(a_.grow_percent, 1) +
+          " --repeat " + std::to_string(a_.repeat) + "\n";
+  text += "Without probes the run took " + fixed(bare_, 3) + " s, with the final selection " +
+          fixed(tuned_, 3) +
+          " s (built and run one after the other at the end): " + percent(measured_) +
+          " measured; the probes' cost estimated at " + percent(last.estimated) + " (" +
+          last.label + ").\n";
   text += "[AUTOINST]\n" + selection_text();
   text += "[DBLIST]\n";
   for (const Round &r : rounds_)
     if (r.number > 0)
       text += r.label + "  round " + std::to_string(r.number) + ": " + std::to_string(r.probes) +
               " probes, estimated " + percent(r.estimated) + ", measured " +
-              percent(r.wall / rounds_[0].wall - 1) + "\n";
+              percent(r.wall / rounds_[0].wall - 1) + " against round 0\n";
+  text += final_label + "  the final selection: " + percent(measured_) +
+          " measured against a build without probes run right before it\n";
   return text;
+}
+
+// Reads the profile the run left in `folder` and stores it as `label`; the profile, or
+// nullopt after reporting why not.
+std::optional<profile::Profile> Tuner::store_run(const std::string &stage,
+                                                 const std::string &folder,
+                                                 const std::string &label, double wall,
+                                                 store::Database &db) {
+  Collected found = collect(folder, "idb tune");
+  if (!found.profile) return std::nullopt;
+  store::LoadOptions options;
+  options.label = label;
+  options.attributes = {{"command", a_.run},
+                        {"tune_stage", stage},
+                        {"tune_build", a_.build},
+                        {"wall_s", fixed(wall, 6)}};
+  try {
+    store::load(db, *found.profile, options);
+  } catch (const store::Error &e) {
+    std::cerr << "idb tune: " << stage << ": " << e.what() << '\n';
+    return std::nullopt;
+  }
+  if (program_.empty()) program_ = found.profile->get("program", "?");
+  return std::move(found.profile);
 }
 
 int Tuner::run(store::Database &db, const std::string &prefix) {
   // Round 0: the program as it is.
   std::string none = work_ + "/round-0";
   fs::create_directories(none);
-  if (!build(0, "without probes", {{"IDB_INSTRUMENT", "0"}})) return stop(failed_);
-  std::optional<double> pristine = run_once(0, none);
+  if (!build("round 0", "without probes", {{"IDB_INSTRUMENT", "0"}})) return stop(failed_);
+  std::optional<double> pristine = run_once("round 0", none);
   if (!pristine) return stop(failed_);
   rounds_.push_back({0, "", 0, *pristine, 0, 0, 0, {}});
 
@@ -482,7 +525,7 @@ int Tuner::run(store::Database &db, const std::string &prefix) {
       return stop(1);
     }
     Environment env = {{"IDB_SELECTION_FILE", selection}, {"IDB_CANDIDATES", candidates_file}};
-    if (!build(k,
+    if (!build("round " + std::to_string(k),
                "with " + std::to_string(grown_.size()) + " grown and " +
                    std::to_string(pruned_.size()) + " pruned",
                env))
@@ -517,30 +560,18 @@ int Tuner::run(store::Database &db, const std::string &prefix) {
 
     std::string folder = work_ + "/round-" + std::to_string(k);
     fs::create_directories(folder);
-    std::optional<double> wall = run_once(k, folder);
+    std::optional<double> wall = run_once("round " + std::to_string(k), folder);
     if (!wall) return stop(failed_);
-    Collected found = collect(folder, "idb tune");
-    if (!found.profile) return stop(1);
     Round r;
     r.number = k;
     r.label = prefix + "-" + std::to_string(k);
     r.probes = probes;
     r.wall = *wall;
-    store::LoadOptions options;
-    options.label = r.label;
-    options.attributes = {{"command", a_.run},
-                          {"tune_round", std::to_string(k)},
-                          {"tune_build", a_.build},
-                          {"wall_s", fixed(*wall, 6)},
-                          {"wall_uninstrumented_s", fixed(rounds_[0].wall, 6)}};
-    try {
-      store::load(db, *found.profile, options);
-    } catch (const store::Error &e) {
-      std::cerr << "idb tune: round " << k << ": " << e.what() << '\n';
-      return stop(1);
-    }
+    std::optional<profile::Profile> run =
+        store_run("round " + std::to_string(k), folder, r.label, *wall, db);
+    if (!run) return stop(1);
     analysis::TuneOptions opt{a_.target_percent / 100, a_.grow_percent / 100};
-    analysis::Score score = analysis::score(*found.profile, opt.target);
+    analysis::Score score = analysis::score(*run, opt.target);
     analysis::TuneStep step = analysis::tune_step(score, parsed.candidates, state_, opt);
     // From the last round on, only prunes: the round after it measures them.
     if (k >= a_.rounds) step.grow.clear();
@@ -580,21 +611,54 @@ int Tuner::run(store::Database &db, const std::string &prefix) {
 
   const Round &last = rounds_.back();
   print_table();
+
+  // The measurement: the program without probes and with the final selection, built and
+  // run one after the other now, so that a change in the machine's load since round 0
+  // weighs on both. The tree is left built with the final selection.
+  std::string final_selection = work_ + "/final.sel";
+  if (std::string e = write_atomically(final_selection, selection_text()); !e.empty()) {
+    std::cerr << "idb tune: " << e << '\n';
+    return stop(1);
+  }
+  std::cout << '\n';
+  std::string bare_folder = work_ + "/measure-bare", tuned_folder = work_ + "/measure-tuned";
+  fs::create_directories(bare_folder);
+  fs::create_directories(tuned_folder);
+  if (!build("measure", "without probes", {{"IDB_INSTRUMENT", "0"}})) return stop(failed_);
+  std::optional<double> bare = run_once("measure", bare_folder);
+  if (!bare) return stop(failed_);
+  if (!build("measure", "with the final selection", {{"IDB_SELECTION_FILE", final_selection}}))
+    return stop(failed_);
+  std::optional<double> tuned = run_once("measure", tuned_folder);
+  if (!tuned) return stop(failed_);
+  std::string final_label = prefix + "-final";
+  if (!store_run("measure", tuned_folder, final_label, *tuned, db)) return stop(1);
+  measured_ = *tuned / *bare - 1;
+  bare_ = *bare;
+  tuned_ = *tuned;
+
   std::string e = write_atomically(a_.output, selection_text());
-  if (e.empty()) e = write_atomically(a_.edf, edf_text(last));
+  if (e.empty()) e = write_atomically(a_.edf, edf_text(last, final_label));
   if (!e.empty()) {
     std::cerr << "idb tune: " << e << '\n';
     return 1;
   }
   std::cout << "\nfinal selection: " << last.probes << " probes; measured slow-down "
-            << percent(last.wall / rounds_[0].wall - 1) << " (" << fixed(last.wall, 3)
-            << " s against " << fixed(rounds_[0].wall, 3) << " s without probes), estimated "
-            << percent(last.estimated) << '\n';
+            << percent(measured_) << " (" << fixed(*tuned, 3) << " s against " << fixed(*bare, 3)
+            << " s without probes, built and run one after the other"
+            << (a_.repeat > 1 ? ", best of " + std::to_string(a_.repeat) : "") << "), estimated "
+            << percent(last.estimated) << " (" << last.label << ")\n";
   if (unmeasured)
     std::cout << "the selection also prunes the " << unmeasured << " probe(s) round " << last.number
-              << " found, after the last round: not measured\n";
+              << " found after the last round; the measurement includes them\n";
+  double target = a_.target_percent / 100;
+  if (measured_ > target)
+    std::cout << "note: measured over the target of " << percent(target)
+              << ". The probes' own cost is the estimate; the rest is what they change in the "
+                 "code around them (inlining, registers, caches), which pruning by cost cannot "
+                 "see, or the machine's other work (--repeat N takes the best of N runs)\n";
   std::cout << "wrote " << a_.output << " and " << a_.edf << " (runs " << prefix << "-1.." << prefix
-            << "-" << last.number << " in " << db.location() << ")\n";
+            << "-" << last.number << " and " << final_label << " in " << db.location() << ")\n";
   return 0;
 }
 

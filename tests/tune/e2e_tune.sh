@@ -60,13 +60,13 @@ grep -Eq '^include call id=[0-9]+  # round 1, smooth\(\.\.\.\) in step ' app.sel
 grep -q '^default$' app.sel || fail "the selection does not start from the default"
 
 # The last round: no probe in digits; smooth's call holds the most time of its own.
-last=$(sed -n 's/^wrote app.sel and app.edf (runs tune-1..\(tune-[0-9]*\) in .*/\1/p' tune.out)
+last=$(sed -n 's/^wrote app.sel and app.edf (runs tune-1..\(tune-[0-9]*\) and tune-final in .*/\1/p' tune.out)
 [[ -n $last ]] || fail "no 'wrote' line"
 "$idb" score "$last" --db tune.db --all --format csv >last.csv
 ! grep -q 'digits' last.csv || { cat last.csv; fail "digits still probed in $last"; }
 grep -Eq "^[0-9]+ +$last +.*  smooth\(\.\.\.\) in step \[tune_case\.c:[0-9]+\] \([0-9.]+%\)$" tune.out ||
   fail "smooth's call is not the node with the most time of its own in $last"
-grep -Eq '^final selection: [0-9]+ probes; measured slow-down -?[0-9.]+% \([0-9.]+ s against [0-9.]+ s without probes\)' tune.out ||
+grep -Eq '^final selection: [0-9]+ probes; measured slow-down -?[0-9.]+% \([0-9.]+ s against [0-9.]+ s without probes, built and run one after the other, best of 2\), estimated [0-9.]+% \(tune-[0-9]+\)$' tune.out ||
   fail "no measured slow-down"
 
 # The experiment it wrote runs, over the rounds' runs.

@@ -20,7 +20,7 @@ make=(make -B -s -f "$repo/examples/smvp/Makefile")
   --mpirun-arg --oversubscribe --db tune.db --output smvp.sel >tune.out 2>&1 ||
   { cat tune.out; fail "idb tune"; }
 cat tune.out
-last=$(sed -n 's/^wrote smvp.sel and smvp.edf (runs tune-1..\(tune-[0-9]*\) in .*/\1/p' tune.out)
+last=$(sed -n 's/^wrote smvp.sel and smvp.edf (runs tune-1..\(tune-[0-9]*\) and tune-final in .*/\1/p' tune.out)
 [[ -n $last ]] || fail "no 'wrote' line"
 rounds=${last#tune-}
 "$idb" runs --db tune.db --format csv >runs.csv
