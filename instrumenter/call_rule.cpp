@@ -64,6 +64,8 @@ public:
                                       call.callee + "#" + std::to_string(call.ordinal));
       site.candidate.callee = call.callee;
       site.candidate.parent = loop_probe_id(ctx, call.loop);
+      if (call.callee_weight >= 0)
+        site.candidate.size = call.callee_loops ? "loop" : std::to_string(call.callee_weight);
       std::string where =
           "[" + base_name(*ctx.file) + ":" + std::to_string(site.candidate.line) + "]";
       site.candidate.description = kind_ == Kind::Comm

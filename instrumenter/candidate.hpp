@@ -28,16 +28,19 @@ std::optional<LoopMode> parse_loop_mode(std::string_view text);
 
 // One place where a probe could go.
 struct Candidate {
-  int id = 0;                        // stable probe ID (probe_id.hpp)
-  Kind kind = Kind::Proc;            //
-  std::string description;           // e.g. "solve(...) [solver.c:42]"
-  std::string file;                  // as given on the command line
-  unsigned line = 0;                 //
-  unsigned column = 0;               //
-  std::string function;              // enclosing function, qualified
-  std::string callee;                // CALL and COMM: the called name
-  int depth = 0;                     // LOOP: nesting depth, 1 = outermost
-  int parent = 0;                    // LOOP, CALL, COMM: the ID of the loop holding it, 0 none
+  int id = 0;              // stable probe ID (probe_id.hpp)
+  Kind kind = Kind::Proc;  //
+  std::string description; // e.g. "solve(...) [solver.c:42]"
+  std::string file;        // as given on the command line
+  unsigned line = 0;       //
+  unsigned column = 0;     //
+  std::string function;    // enclosing function, qualified
+  std::string callee;      // CALL and COMM: the called name
+  int depth = 0;           // LOOP: nesting depth, 1 = outermost
+  int parent = 0;          // LOOP, CALL, COMM: the ID of the loop holding it, 0 none
+  // What the probe would enclose: "loop" when that holds an open-ended loop, else its weight
+  // (the size rule's); for CALL and COMM the callee's, "" when its definition is not seen.
+  std::string size;
   std::optional<LoopMode> loop_mode; // LOOP, when selected
   bool selected = false;             // chosen by the selection
   bool forced = false;               // chosen by an include rule naming its ID: no size rule

@@ -160,7 +160,7 @@ std::optional<std::int64_t> trip_count(const Stmt *s, const ASTContext &ast) {
 
 class Walker {
 public:
-  explicit Walker(const ASTContext &ast) : ast_(ast) {}
+  Walker(const ASTContext &ast, bool callees) : ast_(ast), callees_(callees) {}
 
   FunctionScan scan;
 
@@ -178,6 +178,8 @@ public:
 
 private:
   const ASTContext &ast_;
+  bool callees_; // size up the definitions the calls reach
+  std::map<const FunctionDecl *, std::pair<int, bool>> callee_sizes_;
   std::map<const CallExpr *, std::pair<const Stmt *, CallForm>> placements_;
   std::map<std::string, unsigned> call_ordinals_;
   unsigned loop_ = 0; // the ordinal of the loop being walked, 0 outside loops
@@ -244,6 +246,7 @@ private:
     scan.loops.push_back(site);
     unsigned outer = loop_;
     loop_ = site.ordinal;
+    unsigned long_before = scan.long_loops;
     unsigned before = scan.weight; // the loop's own statement was counted by its parent
     if (auto *f = dyn_cast<ForStmt>(s)) {
       site.body = f->getBody();
@@ -270,6 +273,7 @@ private:
     unsigned once = scan.weight - before; // the condition, step and body of one trip
     std::optional<std::int64_t> trips = trip_count(s, ast_);
     LoopSite &done = scan.loops[index];
+    done.holds_loop = scan.long_loops > long_before;
     if (trips && *trips <= std::int64_t(kShortTrips)) {
       done.trips = int(*trips);
       done.weight = 1 + once * unsigned(*trips);
@@ -314,6 +318,18 @@ private:
     if (site.callee.empty()) return; // a call through a pointer expression: no stable name
     site.ordinal = ++call_ordinals_[site.callee];
     site.loop = loop_;
+    if (const FunctionDecl *callee = call->getDirectCallee(); callee && callees_) {
+      const FunctionDecl *definition = callee->getDefinition();
+      if (definition && definition->hasBody()) {
+        auto [it, fresh] = callee_sizes_.try_emplace(definition, -1, false);
+        if (fresh) {
+          FunctionScan inner = scan_function(*definition, false);
+          it->second = {int(inner.weight), inner.long_loops > 0};
+        }
+        site.callee_weight = it->second.first;
+        site.callee_loops = it->second.second;
+      }
+    }
     if (auto it = placements_.find(call); it != placements_.end()) {
       site.statement = it->second.first;
       site.form = it->second.second;
@@ -345,8 +361,8 @@ bool jumps_to(const Stmt *s, const Stmt *skip, const std::set<const LabelDecl *>
 
 } // namespace
 
-FunctionScan scan_function(const FunctionDecl &function) {
-  Walker walker(function.getASTContext());
+FunctionScan scan_function(const FunctionDecl &function, bool callees) {
+  Walker walker(function.getASTContext(), callees);
   walker.statement(function.getBody(), nullptr, 0);
   // The body's own braces are not a statement of the function.
   return std::move(walker.scan);

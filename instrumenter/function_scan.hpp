@@ -23,9 +23,10 @@ struct LoopSite {
   unsigned ordinal = 0;       // 1-based, source order within the function
   unsigned parent = 0;        // the enclosing loop's ordinal, 0 at the function's level
   bool in_expression = false; // inside a GNU statement expression
-  bool sealed = false; // a `simd` loop or `collapse`d nest: whole or not at all, body unscanned
-  int trips = -1;      // the trip count when a constant of at most kShortTrips, else -1
-  unsigned weight = 0; // the work estimate of the whole loop (see FunctionScan)
+  bool sealed = false;     // a `simd` loop or `collapse`d nest: whole or not at all, body unscanned
+  int trips = -1;          // the trip count when a constant of at most kShortTrips, else -1
+  unsigned weight = 0;     // the work estimate of the whole loop (see FunctionScan)
+  bool holds_loop = false; // an open-ended loop is nested in it
 };
 
 // A loop whose trip count is a constant up to this is counted as its body repeated, not as
@@ -45,6 +46,10 @@ struct CallSite {
   std::string callee;
   unsigned ordinal = 0; // 1-based among the function's calls to the same callee
   unsigned loop = 0;    // the ordinal of the innermost loop holding it, 0 for none
+  // The callee's size when its definition is in the translation unit (a header's inline
+  // function, say): its weight, and whether it holds an open-ended loop; -1 when unknown.
+  int callee_weight = -1;
+  bool callee_loops = false;
   CallForm form = CallForm::Expression;
 };
 
@@ -64,7 +69,9 @@ struct FunctionScan {
   std::map<const clang::Stmt *, const clang::Stmt *> governed;
 };
 
-FunctionScan scan_function(const clang::FunctionDecl &function);
+// Scans `function`'s body; with `callees`, also the definitions its calls reach (one level:
+// their size, for CallSite::callee_weight).
+FunctionScan scan_function(const clang::FunctionDecl &function, bool callees = true);
 
 // The qualified name without "(anonymous namespace)::", which says nothing to a reader.
 std::string readable_name(const clang::NamedDecl &decl);

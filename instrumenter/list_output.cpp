@@ -71,6 +71,7 @@ void print_json(const std::vector<FileResult> &results, std::ostream &out) {
           << ", \"column\": " << c.column << ", \"function\": " << json_string(c.function);
       if (c.kind == Kind::Loop) out << ", \"depth\": " << c.depth;
       if (c.parent) out << ", \"parent\": " << c.parent;
+      if (!c.size.empty()) out << ", \"size\": " << json_string(c.size);
       if (!c.callee.empty()) out << ", \"callee\": " << json_string(c.callee);
       out << ", \"selected\": " << (c.selected ? "true" : "false");
       if (c.loop_mode) out << ", \"mode\": " << json_string(loop_mode_name(*c.loop_mode));

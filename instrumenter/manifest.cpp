@@ -55,7 +55,7 @@ std::string candidate_lines(const std::vector<Candidate> &candidates) {
     out += std::to_string(c.id) + "\t" + kind_name(c.kind) + "\t" + field(status) + "\t" +
            field(c.file) + "\t" + std::to_string(c.line) + "\t" + field(c.function) + "\t" +
            field(c.callee) + "\t" + std::to_string(c.depth) + "\t" + std::to_string(c.parent) +
-           "\t" + field(c.description) + "\n";
+           "\t" + (c.size.empty() ? "-" : c.size) + "\t" + field(c.description) + "\n";
   }
   return out;
 }

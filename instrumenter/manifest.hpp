@@ -32,7 +32,8 @@ std::string manifest_tsv(const std::vector<FileResult> &results);
 // The candidates of one source as the wrappers record them for IDB_CANDIDATES
 // (docs/instrumenter.md): per candidate, tab-separated, id, kind, status (`placed`, `-`
 // when not selected, `skipped: REASON`), file, line, function, callee, depth, parent (the
-// ID of the loop holding it, 0 for none), description. No header line.
+// ID of the loop holding it, 0 for none), size (Candidate::size, `-` when unknown),
+// description. No header line.
 std::string candidate_lines(const std::vector<Candidate> &candidates);
 
 } // namespace idb::instr

@@ -32,6 +32,7 @@ public:
     site.candidate = make_candidate(ctx, Kind::Proc, ctx.decl->getLocation(), "");
     site.candidate.description = ctx.name + "(...) [" + base_name(*ctx.file) + ":" +
                                  std::to_string(site.candidate.line) + "]";
+    site.candidate.size = ctx.scan.long_loops ? "loop" : std::to_string(ctx.scan.weight);
     out.push_back(site);
   }
 

@@ -112,6 +112,14 @@ std::int32_t owner(const TuneCandidate &c, const Index &index, const TuneState &
   return stays(proc, pruning) ? proc->id : 0;
 }
 
+// Whether a probe around `c` pays for itself inside a loop: it holds an open-ended loop or
+// weighs at least kSubstantial (an unknown size, a library's function, does not).
+bool substantial(const TuneCandidate &c) {
+  if (c.size == "loop") return true;
+  long long weight = 0;
+  return parse_number(c.size, 0, 1LL << 40, weight) && weight >= kSubstantial;
+}
+
 bool is_main(const TuneCandidate *c) {
   return c && c->kind == "PROC" && c->function == "main";
 }
@@ -139,8 +147,8 @@ CandidatesResult parse_candidates(const std::string &text, const std::string &na
       out.candidates.clear();
       return out;
     };
-    if (f.size() != 10)
-      return fail("expected 10 tab-separated fields, found " + std::to_string(f.size()));
+    if (f.size() != 11)
+      return fail("expected 11 tab-separated fields, found " + std::to_string(f.size()));
     TuneCandidate c;
     long long id = 0, line_of = 0, depth = 0, parent = 0;
     if (!parse_number(f[0], 1, 0x7fffffff, id)) return fail("bad probe ID '" + f[0] + "'");
@@ -158,7 +166,8 @@ CandidatesResult parse_candidates(const std::string &text, const std::string &na
     c.callee = f[6];
     c.depth = int(depth);
     c.parent = std::int32_t(parent);
-    c.description = f[9];
+    c.size = f[9] == "-" ? "" : f[9];
+    c.description = f[10];
     // A source compiled twice (two targets, say) records its candidates twice: one entry,
     // placed when any build placed it.
     if (auto it = seen.find(c.id); it != seen.end()) {
@@ -227,17 +236,15 @@ TuneStep tune_step(const Score &score, const std::vector<TuneCandidate> &candida
     for (const TuneCandidate &c : index.all()) {
       if (c.file != node->file || c.function != node->function || c.kind == "PROC") continue;
       if (!growable(c, state) || owner(c, index, state, pruning) != node->id) continue;
-      if (c.kind == "LOOP") {
-        grow(c, why);
-        continue;
-      }
+      bool in_loop = c.parent != 0;
       std::vector<const TuneCandidate *> procs = index.procs_named(c.callee);
-      if (procs.empty()) { // no definition among the sources: a probe around the call
-        grow(c, why);
+      if (c.kind == "LOOP" || procs.empty()) { // a loop, or a call defined outside the sources
+        if (!in_loop || substantial(c)) grow(c, why);
         continue;
       }
       for (const TuneCandidate *proc : procs)
-        if (growable(*proc, state)) grow(*proc, "called " + why);
+        if (growable(*proc, state) && (!in_loop || substantial(*proc)))
+          grow(*proc, "called " + why);
     }
   }
   return step;

@@ -17,11 +17,13 @@ namespace {
 using analysis::TuneCandidate;
 using analysis::TuneChange;
 
-// The candidates of one file, one line each: id, kind, status, function, callee, parent.
+// The candidates of one file, one line each: id, kind, status, function, callee, parent,
+// size.
 std::string line(int id, const char *kind, const char *status, const char *function,
-                 const char *callee = "", int parent = 0) {
+                 const char *callee = "", int parent = 0, const char *size = "loop") {
   return std::to_string(id) + "\t" + kind + "\t" + status + "\tapp.c\t1\t" + function + "\t" +
-         callee + "\t0\t" + std::to_string(parent) + "\t" + "#" + std::to_string(id) + "\n";
+         callee + "\t0\t" + std::to_string(parent) + "\t" + size + "\t#" + std::to_string(id) +
+         "\n";
 }
 
 std::vector<TuneCandidate> candidates(const std::string &text) {
@@ -33,7 +35,8 @@ std::vector<TuneCandidate> candidates(const std::string &text) {
 // main (1) calls step (2) once per iteration of main's loop (3). Step holds a loop (4)
 // calling the tiny helper digits (5, throttled) and calls the kernel `smooth` (a header's
 // inline function: no PROC), and `scale`, a small function of the sources (PROC 9,
-// skipped by the size rule). Step's loop holds an inner loop (7) that is not probed yet.
+// skipped by the size rule). Step's loop holds an inner loop (7) that is not probed yet,
+// and calls of every size (13 to 16).
 const char *const kRun = "main 1 1.0 0.0001\n"
                          "main;loop3 1 0.99 0.00001\n"
                          "main;loop3;step 100 0.98 0.00002\n"
@@ -47,7 +50,14 @@ std::string run_candidates() {
          line(5, "PROC", "placed", "digits") + line(6, "CALL", "-", "step", "smooth") +
          line(10, "CALL", "-", "step", "scale") +
          line(9, "PROC", "skipped: small function", "scale") +
-         line(11, "CALL", "-", "step", "printf") + line(12, "COMM", "-", "step", "MPI_Send");
+         line(11, "CALL", "-", "step", "printf", 0, "-") +
+         line(12, "COMM", "-", "step", "MPI_Send") +
+         // Inside loop 4: a header's kernel with a loop of its own, a library call, a short
+         // inner loop, a call to a small function of the sources.
+         line(13, "CALL", "-", "step", "kernel2", 4, "loop") +
+         line(14, "CALL", "-", "step", "sqrt", 4, "-") + line(15, "LOOP", "-", "step", "", 4, "3") +
+         line(16, "CALL", "-", "step", "accessor", 4, "2") +
+         line(17, "PROC", "skipped: small function", "accessor", "", 0, "2");
 }
 
 // A run of `tree` whose probes have the IDs `ids` gives their labels (build_cfh numbers
@@ -100,6 +110,12 @@ TEST(Tune, PrunesTheThrottledHelperAndGrowsIntoTheHotFunction) {
   // call inside loop 7 waits for it, one level a round.
   EXPECT_TRUE(has(s.grow, 7));
   EXPECT_FALSE(has(s.grow, 8));
+  // In a loop only what holds a loop or weighs enough: a probe there runs every iteration.
+  EXPECT_TRUE(has(s.grow, 13)) << "the header's kernel with a loop";
+  EXPECT_FALSE(has(s.grow, 14)) << "a library call of unknown size";
+  EXPECT_FALSE(has(s.grow, 15)) << "a short inner loop";
+  EXPECT_FALSE(has(s.grow, 16));
+  EXPECT_FALSE(has(s.grow, 17)) << "nor the small callee's PROC";
   EXPECT_FALSE(s.hot.empty());
   EXPECT_EQ(2, s.hot[0].probe) << "step holds most time of its own";
   EXPECT_GT(s.estimated, s.estimated_after);
@@ -157,7 +173,7 @@ TEST(Tune, RareProbesStayWhateverTheirShareAndTheSumIsKeptUnderTheTarget) {
 
 TEST(Tune, CandidatesFileErrorsNameTheLine) {
   analysis::CandidatesResult r = analysis::parse_candidates("1\tPROC\tplaced\n", "c.tsv");
-  EXPECT_EQ("c.tsv:1: expected 10 tab-separated fields, found 3", r.error);
+  EXPECT_EQ("c.tsv:1: expected 11 tab-separated fields, found 3", r.error);
   r = analysis::parse_candidates(line(1, "PROC", "placed", "f") + line(0, "LOOP", "-", "f"), "c");
   EXPECT_EQ("c:2: bad probe ID '0'", r.error);
   r = analysis::parse_candidates(line(1, "LOOPS", "-", "f"), "c");

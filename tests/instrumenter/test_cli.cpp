@@ -56,8 +56,8 @@ TEST(Cli, ListPrintsTableAndJson) {
   EXPECT_NE(std::string::npos, json.out.find("\"depth\": 1"));
 }
 
-// What `idb tune` grows from: each loop and call names the loop holding it, and an include
-// rule naming a candidate by ID places it even where the size rule would not.
+// What `idb tune` grows from: each loop and call names the loop holding it and its size, and an
+// include rule naming a candidate by ID places it even where the size rule would not.
 TEST(Cli, CandidatesNameTheirLoopAndAnIdRulePlacesASmallFunction) {
   TempDir dir;
   write(dir.file("n.c"), "static int tiny(int x) { return x + 1; }\n"
@@ -78,8 +78,10 @@ TEST(Cli, CandidatesNameTheirLoopAndAnIdRulePlacesASmallFunction) {
       std::regex(R"(\{"id": (\d+), "kind": "LOOP"[^}]*"depth": 2, "parent": (\d+))")));
   EXPECT_EQ(outer[1], inner[2]) << json.out;
   ASSERT_TRUE(std::regex_search(
-      json.out, call, std::regex(R"("kind": "CALL"[^}]*"parent": (\d+), "callee": "tiny")")));
+      json.out, call, std::regex(R"("kind": "CALL"[^}]*"parent": (\d+),[^}]*"callee": "tiny")")));
   EXPECT_EQ(inner[1], call[1]) << "the call is in the inner loop";
+  EXPECT_NE(std::string::npos, json.out.find(R"("size": "1", "callee": "tiny")"))
+      << "a call says how much its callee holds";
   ASSERT_TRUE(std::regex_search(
       json.out, tiny,
       std::regex(
@@ -88,13 +90,14 @@ TEST(Cli, CandidatesNameTheirLoopAndAnIdRulePlacesASmallFunction) {
   write(dir.file("sel"), "default\ninclude proc id=" + tiny[1].str() + "\n");
   CliRun forced = cli({"list", dir.file("n.c"), "--json", "--selection", dir.file("sel"), "--"});
   ASSERT_EQ(0, forced.status) << forced.err;
-  EXPECT_TRUE(std::regex_search(forced.out, std::regex(R"("function": "tiny", "selected": true})")))
+  EXPECT_TRUE(
+      std::regex_search(forced.out, std::regex(R"("function": "tiny",[^}]*"selected": true})")))
       << forced.out;
   write(dir.file("sel2"), "default\ninclude proc function=tiny\n");
   CliRun by_name = cli({"list", dir.file("n.c"), "--json", "--selection", dir.file("sel2"), "--"});
   EXPECT_TRUE(std::regex_search(
       by_name.out,
-      std::regex(R"("function": "tiny", "selected": true, "skipped": "small function)")))
+      std::regex(R"("function": "tiny",[^}]*"selected": true, "skipped": "small function)")))
       << "a rule by name keeps the size rule";
 }
 

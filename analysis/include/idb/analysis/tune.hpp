@@ -26,6 +26,7 @@ struct TuneCandidate {
   std::string function, callee;
   int depth = 0;
   std::int32_t parent = 0; // the loop holding it, 0 for none
+  std::string size;        // "loop", a weight, or "" when unknown (the callee's for a call)
   std::string description;
   bool placed() const { return status == "placed"; }
 };
@@ -75,7 +76,10 @@ struct TuneStep {
 // Decides the next round from a run's score (computed with options.target) and the
 // candidates of the build that ran. Never prunes main's PROC; grows a CALL around calls
 // whose callee has no PROC candidate (a header's inline function, a library's), else the
-// callee's PROC.
+// callee's PROC. Inside a loop it grows only what holds an open-ended loop or weighs at
+// least kSubstantial: a probe runs there once per iteration, and around a few statements
+// it would cost more than it measures (and the next round would prune it).
+constexpr int kSubstantial = 8;
 TuneStep tune_step(const Score &score, const std::vector<TuneCandidate> &candidates,
                    const TuneState &state, const TuneOptions &options);
 
