@@ -238,13 +238,21 @@ TuneStep tune_step(const Score &score, const std::vector<TuneCandidate> &candida
       if (!growable(c, state) || owner(c, index, state, pruning) != node->id) continue;
       bool in_loop = c.parent != 0;
       std::vector<const TuneCandidate *> procs = index.procs_named(c.callee);
-      if (c.kind == "LOOP" || procs.empty()) { // a loop, or a call defined outside the sources
-        if (!in_loop || substantial(c)) grow(c, why);
-        continue;
+      // A callee of the sources that holds enough gets its PROC. A small one gets a CALL
+      // probe at this site only: its PROC would fire at every call, in loops elsewhere too.
+      bool placed_proc = false, any_growable = false;
+      for (const TuneCandidate *proc : procs) {
+        placed_proc = placed_proc || proc->placed();
+        if (!growable(*proc, state)) continue;
+        any_growable = true;
+        if (substantial(*proc)) grow(*proc, "called " + why);
       }
+      if (placed_proc || (!procs.empty() && !any_growable)) continue; // measured, or given up
+      bool substantial_callee = false;
       for (const TuneCandidate *proc : procs)
-        if (growable(*proc, state) && (!in_loop || substantial(*proc)))
-          grow(*proc, "called " + why);
+        substantial_callee = substantial_callee || substantial(*proc);
+      if (substantial_callee) continue; // its PROC grows
+      if (!in_loop || substantial(c)) grow(c, why);
     }
   }
   return step;

@@ -49,7 +49,7 @@ std::string run_candidates() {
          line(7, "LOOP", "-", "step", "", 4) + line(8, "CALL", "-", "step", "digits", 7) +
          line(5, "PROC", "placed", "digits") + line(6, "CALL", "-", "step", "smooth") +
          line(10, "CALL", "-", "step", "scale") +
-         line(9, "PROC", "skipped: small function", "scale") +
+         line(9, "PROC", "skipped: small function", "scale", "", 0, "3") +
          line(11, "CALL", "-", "step", "printf", 0, "-") +
          line(12, "COMM", "-", "step", "MPI_Send") +
          // Inside loop 4: a header's kernel with a loop of its own, a library call, a short
@@ -57,7 +57,9 @@ std::string run_candidates() {
          line(13, "CALL", "-", "step", "kernel2", 4, "loop") +
          line(14, "CALL", "-", "step", "sqrt", 4, "-") + line(15, "LOOP", "-", "step", "", 4, "3") +
          line(16, "CALL", "-", "step", "accessor", 4, "2") +
-         line(17, "PROC", "skipped: small function", "accessor", "", 0, "2");
+         line(17, "PROC", "skipped: small function", "accessor", "", 0, "2") +
+         // And outside it, a call to a function of the sources with a loop, excluded so far.
+         line(18, "CALL", "-", "step", "solve") + line(19, "PROC", "-", "solve", "", 0, "loop");
 }
 
 // A run of `tree` whose probes have the IDs `ids` gives their labels (build_cfh numbers
@@ -102,8 +104,10 @@ TEST(Tune, PrunesTheThrottledHelperAndGrowsIntoTheHotFunction) {
   // does printf's call (no definition: a probe around it, pruned later if it costs); MPI's
   // are the user's to choose; the call to digits lies in loop 4, not in step's own time.
   EXPECT_TRUE(has(s.grow, 6)) << "a CALL around the header's kernel";
-  EXPECT_TRUE(has(s.grow, 9)) << "the small callee's PROC";
-  EXPECT_FALSE(has(s.grow, 10)) << "not the call when the callee has a PROC";
+  EXPECT_TRUE(has(s.grow, 10)) << "a CALL at the site of a small callee";
+  EXPECT_FALSE(has(s.grow, 9)) << "not its PROC, which would fire at every call site";
+  EXPECT_TRUE(has(s.grow, 19)) << "the PROC of a callee that holds a loop";
+  EXPECT_FALSE(has(s.grow, 18)) << "not a CALL as well";
   EXPECT_TRUE(has(s.grow, 11));
   EXPECT_FALSE(has(s.grow, 12));
   // Loop 4 holds 0.3 s of its own (digits' untimed time): its inner loop 7 grows, and the
