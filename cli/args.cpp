@@ -3,9 +3,14 @@
 
 #include "idb/queries.hpp"
 
+#include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <fstream>
 #include <iostream>
+#include <unistd.h>
 
 namespace idb::cli {
 
@@ -23,6 +28,36 @@ std::optional<std::string> resolve_query_text(const std::string &command, const 
   std::cerr << "idb " << command << ": no canned query named '" << text
             << "'; the canned queries are: " << queries::canned_query_names() << '\n';
   return std::nullopt;
+}
+
+void check_run_parameter(store::Database &db, const store::KeyValues &params) {
+  for (const auto &[key, value] : params) {
+    if (key != "run") continue;
+    store::QueryResult found =
+        store::query(db, "SELECT 1 FROM runs WHERE label = :run", {{"run", value}});
+    if (found.rows.empty())
+      throw store::Error("no run labelled '" + value + "' in " + db.location() +
+                         " (see 'idb runs')");
+  }
+}
+
+std::string write_output_file(const std::string &path, const std::string &text) {
+  std::string temp = path + ".tmp." + std::to_string(getpid());
+  {
+    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
+    out << text;
+    out.flush();
+    if (!out) {
+      std::remove(temp.c_str());
+      return "cannot write " + path;
+    }
+  }
+  if (std::rename(temp.c_str(), path.c_str()) != 0) {
+    std::string why = std::strerror(errno);
+    std::remove(temp.c_str());
+    return "cannot write " + path + ": " + why;
+  }
+  return "";
 }
 
 } // namespace idb::cli

@@ -1,6 +1,8 @@
 // Small argument parsers the subcommands share.
 #pragma once
 
+#include "idb/store.hpp"
+
 #include <optional>
 #include <string>
 
@@ -14,5 +16,14 @@ bool parse_percent(const char *text, double &percent);
 // the canned query's SQL when it is one; nullopt after printing one error line listing the
 // names when it looks like a name but no canned query has it.
 std::optional<std::string> resolve_query_text(const std::string &command, const std::string &text);
+
+// Throws store::Error ("no run labelled 'X' in DB") when `params` hold a `run` that names
+// no run of `db`: a canned query's typo must not read as an empty answer.
+void check_run_parameter(store::Database &db, const store::KeyValues &params);
+
+// Writes `text` to `path` through a temporary file beside it renamed over it, so that a
+// failure (a full disk) leaves no partial file and an existing one as it was. Returns ""
+// or why not.
+std::string write_output_file(const std::string &path, const std::string &text);
 
 } // namespace idb::cli

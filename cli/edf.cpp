@@ -2,6 +2,7 @@
 // [DBLIST]) and prints the result as a table, CSV or JSON, or draws it as SVG;
 // `idb edf new` writes a skeleton file to fill in. The work is the edf library's; this
 // file reads the options, reports errors in one line and chooses the output.
+#include "args.hpp"
 #include "commands.hpp"
 #include "format.hpp"
 
@@ -14,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 #include <string>
 #include <unistd.h>
 
@@ -140,10 +142,8 @@ int write_skeleton(int argc, char **argv) {
   if (file.empty()) return fail("idb edf new needs a FILE to write", 2);
   if (std::filesystem::exists(file))
     return fail(file + " exists; idb edf new writes only new files", 1);
-  std::ofstream out(file, std::ios::binary);
-  out << edf::skeleton(mode);
-  out.close();
-  if (!out) return fail("cannot write " + file, 1);
+  if (std::string error = write_output_file(file, edf::skeleton(mode)); !error.empty())
+    return fail(error, 1);
   std::cout << "wrote " << file << ": fill in [PREAMBLE] and [DBLIST], then 'idb edf " << file
             << "'\n";
   return 0;
@@ -211,10 +211,10 @@ int run(const EdfArgs &a) {
     print(std::cout, e, data, o, a.format, title);
     return 0;
   }
-  std::ofstream out(a.output, std::ios::binary);
-  print(out, e, data, o, a.format, title);
-  out.close();
-  if (!out) return fail("cannot write " + a.output, 1);
+  std::ostringstream text; // written whole or not at all
+  print(text, e, data, o, a.format, title);
+  if (std::string error = write_output_file(a.output, text.str()); !error.empty())
+    return fail(error, 1);
   return 0;
 }
 

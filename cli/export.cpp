@@ -88,6 +88,7 @@ int export_rows(int argc, char **argv) {
   std::ostringstream text;
   try {
     auto database = store::open(o.db, {.create = false});
+    check_run_parameter(*database, o.params);
     write_rows(text, store::query(*database, *sql, o.params), o.format);
   } catch (const store::Error &e) {
     std::cerr << "idb export: " << e.what() << '\n';
@@ -97,11 +98,8 @@ int export_rows(int argc, char **argv) {
     std::cout << text.str();
     return 0;
   }
-  std::ofstream file(o.output, std::ios::binary | std::ios::trunc);
-  file << text.str();
-  file.close();
-  if (!file) {
-    std::cerr << "idb export: cannot write " << o.output << '\n';
+  if (std::string error = write_output_file(o.output, text.str()); !error.empty()) {
+    std::cerr << "idb export: " << error << '\n';
     return 1;
   }
   return 0;

@@ -21,7 +21,7 @@ void usage(std::ostream &out) {
          "  run -- PROGRAM    run a program (under mpirun with -n N) and store its profile\n"
          "  tune              grow and prune the selection over your build and run, round by "
          "round\n\n"
-         "'idb <command> --help' describes one command.\n";
+         "'idb <command> --help' describes one command; 'idb --version' prints the version.\n";
 }
 
 } // namespace
@@ -32,6 +32,10 @@ int main(int argc, char **argv) {
     return argc < 2 ? 2 : 0;
   }
   std::string command = argv[1];
+  if (command == "--version") {
+    std::cout << "idb " IDB_VERSION "\n";
+    return 0;
+  }
   if (command == "show") return idb::cli::show(argc - 2, argv + 2);
   if (command == "load") return idb::cli::load(argc - 2, argv + 2);
   if (command == "runs") return idb::cli::runs(argc - 2, argv + 2);

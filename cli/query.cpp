@@ -20,7 +20,8 @@ const char *kQueryUsage = "usage: idb query (SQL | NAME) [--db URL] [--param k=v
 const char *kQueryHelp =
     "Runs one SQL statement, or the canned query NAME, on the database and prints the rows.\n"
     "Named parameters (:name) in the statement take their values from --param; every one\n"
-    "must be given. Canned queries run unchanged on SQLite and PostgreSQL.\n\n"
+    "must be given; a parameter `run` must name a stored run. Canned queries run unchanged\n"
+    "on SQLite and PostgreSQL.\n\n"
     "  --db URL         database: a path, sqlite:PATH or postgresql://... (default idb.db)\n"
     "  --param K=V      value of the parameter :K (repeatable)\n"
     "  --format FORMAT  table (default), csv or json\n"
@@ -96,6 +97,7 @@ int query(int argc, char **argv) {
   if (!sql) return 2;
   try {
     auto database = store::open(o.db, {.create = false});
+    check_run_parameter(*database, o.params);
     write_rows(std::cout, store::query(*database, *sql, o.params), o.format);
     return 0;
   } catch (const store::Error &e) {

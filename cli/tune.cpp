@@ -13,6 +13,7 @@
 #include "idb/analysis/score.hpp"
 #include "idb/analysis/tune.hpp"
 #include "idb/edf.hpp"
+#include "idb/input_file.hpp"
 #include "idb/store.hpp"
 #include "selection.hpp"
 
@@ -173,26 +174,6 @@ std::string check_writable(const std::string &path) {
   return "";
 }
 
-// Writes `text` to `path` through a temporary file renamed over it; "" or why not.
-std::string write_atomically(const std::string &path, const std::string &text) {
-  std::string temp = path + ".tmp." + std::to_string(getpid());
-  {
-    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.flush();
-    if (!out) {
-      std::remove(temp.c_str());
-      return "cannot write " + path;
-    }
-  }
-  if (std::rename(temp.c_str(), path.c_str()) != 0) {
-    std::string why = std::strerror(errno);
-    std::remove(temp.c_str());
-    return "cannot write " + path + ": " + why;
-  }
-  return "";
-}
-
 bool read_text(const std::string &path, std::string &text) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return false;
@@ -214,8 +195,9 @@ std::optional<std::string> base_selection(const TuneArgs &a) {
       return std::nullopt;
     }
     text = section->find_first_not_of(" \t\r\n") == std::string::npos ? "default\n" : *section;
-  } else if (!read_text(a.from, text)) {
-    std::cerr << "idb tune: cannot read " << a.from << '\n';
+  } else if (std::string why = files::read_input_file(a.from, std::size_t(16) << 20, text);
+             !why.empty()) {
+    std::cerr << "idb tune: cannot read " << a.from << ": " << why << '\n';
     return std::nullopt;
   }
   instr::SelectionResult parsed = instr::parse_selection(text, a.from);
@@ -520,7 +502,7 @@ int Tuner::run(store::Database &db, const std::string &prefix) {
   for (int k = 1;; ++k) {
     std::string selection = work_ + "/round-" + std::to_string(k) + ".sel";
     std::string candidates_file = work_ + "/round-" + std::to_string(k) + ".candidates";
-    if (std::string e = write_atomically(selection, selection_text()); !e.empty()) {
+    if (std::string e = write_output_file(selection, selection_text()); !e.empty()) {
       std::cerr << "idb tune: " << e << '\n';
       return stop(1);
     }
@@ -616,7 +598,7 @@ int Tuner::run(store::Database &db, const std::string &prefix) {
   // run one after the other now, so that a change in the machine's load since round 0
   // weighs on both. The tree is left built with the final selection.
   std::string final_selection = work_ + "/final.sel";
-  if (std::string e = write_atomically(final_selection, selection_text()); !e.empty()) {
+  if (std::string e = write_output_file(final_selection, selection_text()); !e.empty()) {
     std::cerr << "idb tune: " << e << '\n';
     return stop(1);
   }
@@ -637,8 +619,8 @@ int Tuner::run(store::Database &db, const std::string &prefix) {
   bare_ = *bare;
   tuned_ = *tuned;
 
-  std::string e = write_atomically(a_.output, selection_text());
-  if (e.empty()) e = write_atomically(a_.edf, edf_text(last, final_label));
+  std::string e = write_output_file(a_.output, selection_text());
+  if (e.empty()) e = write_output_file(a_.edf, edf_text(last, final_label));
   if (!e.empty()) {
     std::cerr << "idb tune: " << e << '\n';
     return 1;

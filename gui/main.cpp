@@ -27,9 +27,11 @@ int main(int argc, char **argv) {
   QApplication app(argc, argv);
   QApplication::setApplicationName(QStringLiteral("idb-gui"));
   QApplication::setOrganizationName(QStringLiteral("IDB"));
+  QApplication::setApplicationVersion(QStringLiteral(IDB_VERSION));
   QCommandLineParser cli;
   cli.setApplicationDescription(QStringLiteral("IDB: explore the runs of an IDB database"));
   cli.addHelpOption();
+  cli.addVersionOption();
   cli.addOptions({{"db", "The database: a SQLite file or postgresql://user@host:port/db.", "URL"},
                   {"run", "The run to show first (default: the first).", "LABEL"},
                   {"screenshot", "Render --view to this PNG offscreen and exit.", "OUT.png"},

@@ -7,6 +7,7 @@
 #include "tool.hpp"
 
 #include "idb/edf.hpp"
+#include "idb/input_file.hpp"
 
 #include <fstream>
 #include <iostream>
@@ -22,6 +23,7 @@ const char *const kUsage =
     "       idb-instrument apply FILES... (--out DIR | --in-place) [--selection FILE|-]\n"
     "                    [--edf FILE.edf] [--manifest FILE] [-p BUILD_DIR] [-- FLAGS]\n"
     "       idb-instrument default-selection\n"
+    "       idb-instrument --version\n"
     "--edf FILE.edf alone takes the selection from the experiment's [AUTOINST] section;\n"
     "with --selection, apply uses that selection and records it in [AUTOINST].\n";
 
@@ -157,19 +159,16 @@ int apply(Args &a, std::ostream &err) {
 } // namespace
 
 bool read_selection_file(const std::string &path, std::string &text, std::string &error) {
-  std::ostringstream data;
   if (path == "-") {
+    std::ostringstream data;
     data << std::cin.rdbuf();
-  } else {
-    std::ifstream in(path);
-    if (!in) {
-      error = "cannot read selection file " + path;
-      return false;
-    }
-    data << in.rdbuf();
+    text = data.str();
+    return true;
   }
-  text = data.str();
-  return true;
+  // A selection is a few dozen lines: 16 MiB, as for an experiment definition file.
+  std::string why = files::read_input_file(path, std::size_t(16) << 20, text);
+  if (!why.empty()) error = "cannot read selection file " + path + ": " + why;
+  return why.empty();
 }
 
 int run_cli(const std::vector<std::string> &args, std::ostream &out, std::ostream &err) {
@@ -179,6 +178,10 @@ int run_cli(const std::vector<std::string> &args, std::ostream &out, std::ostrea
   }
   if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
     out << kUsage;
+    return 0;
+  }
+  if (!args.empty() && args[0] == "--version") {
+    out << "idb-instrument " IDB_VERSION "\n";
     return 0;
   }
   Args a;

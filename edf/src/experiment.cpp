@@ -2,6 +2,8 @@
 // Document's [PREAMBLE] and [DBLIST] lines into a validated Experiment.
 #include "lex.hpp"
 
+#include "idb/input_file.hpp"
+
 #include <array>
 #include <cctype>
 #include <cerrno>
@@ -214,15 +216,13 @@ ParseResult parse(std::string_view text, const std::string &path) {
 }
 
 ParseResult read(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  std::string text;
+  if (std::string why = files::read_input_file(path, kMaxFileBytes, text); !why.empty()) {
     ParseResult out;
-    out.error = path + ": cannot read: " + std::strerror(errno);
+    out.error = path + ": cannot read: " + why;
     return out;
   }
-  std::ostringstream data;
-  data << in.rdbuf();
-  return parse(data.str(), path);
+  return parse(text, path);
 }
 
 std::optional<RankChoice> parse_rank(std::string_view text) {

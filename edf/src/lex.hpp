@@ -4,11 +4,15 @@
 
 #include "idb/edf.hpp"
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace idb::edf {
+
+// The largest file parse() accepts (docs/edf.md).
+constexpr std::size_t kMaxFileBytes = 16u << 20;
 
 // One line of the input: its content without the line end, and the end ("\n", "\r\n" or
 // "" for a last line without one). Views into the parsed text.

@@ -11,7 +11,6 @@ namespace idb::edf {
 namespace {
 
 constexpr std::size_t kMaxLine = 65536;
-constexpr std::size_t kMaxFile = 16u << 20;
 
 struct Known {
   std::string_view name;
@@ -79,7 +78,7 @@ std::string located(const std::string &path, int line, int column, const std::st
 std::vector<RawLine> split_lines(std::string_view text, const std::string &path,
                                  std::string &error) {
   std::vector<RawLine> lines;
-  if (text.size() > kMaxFile) {
+  if (text.size() > kMaxFileBytes) {
     error = located(path, 1, 1, "file larger than 16 MiB; not an experiment definition");
     return {};
   }

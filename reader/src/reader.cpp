@@ -3,6 +3,7 @@
 #include "idb/profile.hpp"
 
 #include "crc32.h"
+#include "idb/input_file.hpp"
 #include "idb/profile_format.h"
 
 #include <algorithm>
@@ -19,6 +20,9 @@ static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
 namespace idb::profile {
 
 namespace {
+
+// The largest profile read: 4,096 ranks of 10,000 nodes each are about 5 GB.
+constexpr std::size_t kMaxProfileBytes = std::size_t(8) << 30;
 
 struct Cursor {
   std::string_view bytes;
@@ -303,15 +307,9 @@ ReadResult parse_profile(std::string_view bytes) {
 }
 
 ReadResult read_profile(const std::string &path) {
-  // stdio rather than a stream: a folder opens, and only fread's errno says why it is empty.
-  std::unique_ptr<std::FILE, int (*)(std::FILE *)> in(std::fopen(path.c_str(), "rb"), std::fclose);
-  if (!in) return {std::nullopt, "cannot open " + path + ": " + std::strerror(errno)};
   std::string data;
-  char chunk[65536];
-  for (std::size_t n; (n = std::fread(chunk, 1, sizeof chunk, in.get())) > 0;)
-    data.append(chunk, n);
-  if (std::ferror(in.get()))
-    return {std::nullopt, "cannot read " + path + ": " + std::strerror(errno)};
+  if (std::string why = files::read_input_file(path, kMaxProfileBytes, data); !why.empty())
+    return {std::nullopt, "cannot open " + path + ": " + why};
   ReadResult r = parse_profile(data);
   if (!r.profile) r.error = path + ": " + r.error;
   return r;

@@ -9,6 +9,9 @@
 #include <pqxx/pqxx>
 
 #include <cstdlib>
+#include <string>
+#include <string_view>
+#include <vector>
 
 namespace idb::store::detail {
 
@@ -63,7 +66,17 @@ std::string connect_reason(const std::string &message) {
 PostgresUrl parse_postgres_url(const std::string &url) {
   PostgresUrl parsed;
   std::size_t scheme_end = url.find("://");
-  std::string rest = url.substr(scheme_end + 3), query;
+  std::string rest = url.substr(scheme_end + 3), query, user;
+  // Credentials end at the last '@', whatever the password holds ('@', '/', '?' unescaped
+  // included): a URL with an '@' in its query loses more than its password here, never less.
+  if (std::size_t at = rest.rfind('@'); at != std::string::npos) {
+    user = rest.substr(0, at);
+    rest.erase(0, at + 1);
+    if (std::size_t colon = user.find(':'); colon != std::string::npos) {
+      parsed.password = user.substr(colon + 1);
+      user.resize(colon);
+    }
+  }
   if (std::size_t q = rest.find('?'); q != std::string::npos) {
     query = without_password_param(rest.substr(q + 1));
     rest.resize(q);
@@ -71,15 +84,6 @@ PostgresUrl parse_postgres_url(const std::string &url) {
   std::size_t slash = rest.find('/');
   std::string authority = rest.substr(0, slash),
               path = slash == std::string::npos ? "" : rest.substr(slash);
-  std::string user;
-  if (std::size_t at = authority.rfind('@'); at != std::string::npos) {
-    user = authority.substr(0, at);
-    authority.erase(0, at + 1);
-    if (std::size_t colon = user.find(':'); colon != std::string::npos) {
-      parsed.password = user.substr(colon + 1);
-      user.resize(colon);
-    }
-  }
   parsed.printable = url.substr(0, scheme_end + 3) + (user.empty() ? "" : user + "@") + authority +
                      path + (query.empty() ? "" : "?" + query);
   std::string host = authority, port;
@@ -95,9 +99,22 @@ PostgresUrl parse_postgres_url(const std::string &url) {
 }
 
 std::string PostgresDatabase::scrub(std::string message) const {
-  if (!url_.password.empty())
-    for (std::size_t at; (at = message.find(url_.password)) != std::string::npos;)
-      message.replace(at, url_.password.size(), "***");
+  // The password, and each piece of it between a URL's delimiters that libpq may quote
+  // alone when it reads such a password as part of the host, path or query.
+  std::vector<std::string> secrets;
+  if (!url_.password.empty()) secrets.push_back(url_.password);
+  std::string piece;
+  for (char c : url_.password + "/") {
+    if (std::string_view("/?@:&=#").find(c) == std::string_view::npos) {
+      piece += c;
+      continue;
+    }
+    if (piece.size() >= 3) secrets.push_back(piece);
+    piece.clear();
+  }
+  for (const std::string &secret : secrets)
+    for (std::size_t at; (at = message.find(secret)) != std::string::npos;)
+      message.replace(at, secret.size(), "***");
   return one_line(message);
 }
 

@@ -3,6 +3,8 @@
 #include "idb/edf.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <string>
 
@@ -221,6 +223,21 @@ TEST(EdfParse, UnreadableFile) {
   ParseResult r = read("/nonexistent/x.edf");
   EXPECT_FALSE(r.document);
   EXPECT_EQ(r.error, "/nonexistent/x.edf: cannot read: No such file or directory");
+}
+
+// What is not a regular file is refused at once: a FIFO would block, /dev/zero would be
+// read for gigabytes, a folder is not a file.
+TEST(EdfParse, RefusesWhatIsNotARegularFile) {
+  char folder[] = "/tmp/idb-edf-XXXXXX";
+  ASSERT_NE(nullptr, mkdtemp(folder));
+  std::string fifo = std::string(folder) + "/x.edf";
+  ASSERT_EQ(0, mkfifo(fifo.c_str(), 0600));
+  EXPECT_EQ(read(fifo).error, fifo + ": cannot read: a FIFO, not a regular file");
+  EXPECT_EQ(read("/dev/zero").error,
+            "/dev/zero: cannot read: a character device, not a regular file");
+  EXPECT_EQ(read(folder).error, std::string(folder) + ": cannot read: a folder, not a file");
+  unlink(fifo.c_str());
+  rmdir(folder);
 }
 
 TEST(EdfParse, SkeletonParses) {

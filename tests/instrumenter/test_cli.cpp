@@ -10,6 +10,7 @@
 #include <fstream>
 #include <regex>
 #include <sstream>
+#include <sys/stat.h>
 
 using namespace idb::instr;
 using idb::test::read_file;
@@ -191,6 +192,19 @@ TEST(Cli, ErrorsAreOneLineAndWriteNothing) {
   EXPECT_FALSE(std::filesystem::exists(dir.file("out")));
   EXPECT_EQ(2, cli({"apply", dir.file("w.c"), "--"}).status); // neither --out nor --in-place
   EXPECT_EQ(2, cli({"frobnicate", dir.file("w.c")}).status);
+  // A selection named by mistake as a FIFO is refused at once, not waited on.
+  ASSERT_EQ(0, mkfifo(dir.file("sel.fifo").c_str(), 0600));
+  CliRun fifo = cli({"list", dir.file("w.c"), "--selection", dir.file("sel.fifo"), "--"});
+  EXPECT_EQ(2, fifo.status);
+  EXPECT_NE(std::string::npos, fifo.err.find("cannot read selection file " + dir.file("sel.fifo") +
+                                             ": a FIFO, not a regular file"))
+      << fifo.err;
+}
+
+TEST(Cli, PrintsItsVersion) {
+  CliRun run = cli({"--version"});
+  EXPECT_EQ(0, run.status);
+  EXPECT_EQ("idb-instrument " IDB_VERSION "\n", run.out);
 }
 
 TEST(Cli, DefaultSelectionParsesBack) {

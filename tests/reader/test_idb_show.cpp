@@ -150,6 +150,12 @@ TEST_F(IdbShow, RefusesAMissingFileNamingIt) {
   EXPECT_EQ("idb show: cannot open " + missing + ": No such file or directory\n", r.err);
 }
 
+TEST(Idb, PrintsItsVersion) {
+  RunResult r = idb({"--version"});
+  EXPECT_EQ(0, r.status);
+  EXPECT_EQ("idb " IDB_VERSION "\n", r.out);
+}
+
 TEST(Idb, PrintsUsageWithoutACommand) {
   RunResult r = idb({});
   EXPECT_EQ(2, r.status);

@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
 #include <random>
 #include <sstream>
 #include <unistd.h>
@@ -164,7 +166,21 @@ TEST(ReadProfile, RefusesAFolderNamingThePath) {
   TempDir dir;
   ReadResult r = profile::read_profile(dir.path());
   EXPECT_FALSE(r.profile);
-  EXPECT_EQ("cannot read " + dir.path() + ": Is a directory", r.error);
+  EXPECT_EQ("cannot open " + dir.path() + ": a folder, not a file", r.error);
+}
+
+// A FIFO without a writer would block a plain read forever, and a device would be read
+// without end: both are refused at once, before reading.
+TEST(ReadProfile, RefusesAFifoAndADeviceAtOnce) {
+  TempDir dir;
+  std::string fifo = dir.file("profile.fifo");
+  ASSERT_EQ(0, mkfifo(fifo.c_str(), 0600));
+  ReadResult r = profile::read_profile(fifo);
+  EXPECT_FALSE(r.profile);
+  EXPECT_EQ("cannot open " + fifo + ": a FIFO, not a regular file", r.error);
+  r = profile::read_profile("/dev/zero");
+  EXPECT_FALSE(r.profile);
+  EXPECT_EQ("cannot open /dev/zero: a character device, not a regular file", r.error);
 }
 
 TEST(ParseProfile, AcceptsTheRealMagicAndRefusesABadOne) {

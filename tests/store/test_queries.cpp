@@ -115,6 +115,17 @@ TEST_F(Queries, CliBadParametersFail) {
   EXPECT_EQ("idb export: --format takes csv or json\n", r.err);
 }
 
+// A typo in the run's label is an error, not an empty answer ("no imbalance").
+TEST_F(Queries, CliRefusesARunThatIsNotStored) {
+  for (const char *command : {"query", "export"}) {
+    RunResult r = idb({command, "imbalance", "--db", dir.file("idb.db"), "--param", "run=nosuch"});
+    EXPECT_EQ(1, r.status) << command;
+    EXPECT_EQ("", r.out) << command;
+    EXPECT_EQ(0u, r.err.find(std::string("idb ") + command + ": no run labelled 'nosuch' in "))
+        << r.err;
+  }
+}
+
 TEST_F(Queries, CliExportWritesCsvOrJsonToAFile) {
   std::vector<std::string> args = {"imbalance", "--db", dir.file("idb.db"), "--param", "run=syn"};
   std::vector<std::string> query = args, csv = args, json = args;

@@ -71,6 +71,16 @@ TEST(StoreOpen, PostgresqlConnectFailureDoesNotEchoThePassword) {
   EXPECT_EQ(std::string::npos, error.find('\n'));
 }
 
+// Whatever the password holds, unescaped '@', '/' or '?' included, no part of it is printed.
+TEST(StoreOpen, PostgresqlPasswordsWithUrlDelimitersAreNeverPrinted) {
+  for (std::string password : {"se/cret7", "se?cret7", "se@cret7", "p@ss/wo?rd7"}) {
+    std::string error = open_error("postgresql://user:" + password + "@localhost:5432/idb");
+    EXPECT_NE(std::string::npos, error.find("PostgreSQL")) << error;
+    for (const char *piece : {"cret7", "ss/wo", "rd7", "wo?rd"})
+      EXPECT_EQ(std::string::npos, error.find(piece)) << password << ": " << error;
+  }
+}
+
 TEST(StoreOpen, NewerSchemaVersionIsRefused) {
   TempDir dir;
   std::string path = dir.file("newer.db");
