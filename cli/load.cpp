@@ -72,6 +72,10 @@ int parse(int argc, char **argv, LoadArgs &args) {
       args.db = argv[++i];
     } else if (arg == "--label") {
       args.label = argv[++i];
+      if (std::string problem = store::label_problem(args.label); !problem.empty()) {
+        std::cerr << "idb load: --label '" << args.label << "': " << problem << '\n';
+        return 2;
+      }
     } else if (arg == "--attr") {
       std::string kv = argv[++i];
       std::size_t eq = kv.find('=');

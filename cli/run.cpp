@@ -83,6 +83,8 @@ int parse(int argc, char **argv, RunArgs &args) {
       return usage_error("-n takes a number of ranks, 1 or more, not '" + value + "'");
     if (arg == "--db") args.db = value;
     if (arg == "--label") args.label = value;
+    if (arg == "--label" && !store::label_problem(value).empty())
+      return usage_error("--label '" + value + "': " + store::label_problem(value));
     if (arg == "--mpirun-arg") args.mpirun_args.push_back(value);
     if (arg == "--attr") {
       std::size_t eq = value.find('=');

@@ -134,6 +134,11 @@ int parse(int argc, char **argv, TuneArgs &a) {
     if (arg == "--db") a.db = value;
     if (arg == "--from") a.from = value;
     if (arg == "--label") a.label = value;
+    // The rounds' labels are PREFIX-1, ...: the prefix must make good labels.
+    if (arg == "--label") {
+      std::string problem = store::label_problem(value.empty() ? value : value + "-1");
+      if (!problem.empty()) return usage_error("--label '" + value + "': " + problem);
+    }
     if (arg == "--mpirun-arg") a.mpirun_args.push_back(value);
     if (arg == "-n" && !parse_count(value, 1, 1000000, a.ranks))
       return usage_error("-n takes a number of ranks, 1 or more, not '" + value + "'");

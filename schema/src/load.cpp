@@ -148,9 +148,20 @@ void write_spreads(LoadSession &s, const profile::Profile &p,
 
 } // namespace
 
+std::string label_problem(const std::string &label) {
+  if (label.empty()) return "a label cannot be empty";
+  if (label.size() > 200) return "a label is at most 200 bytes";
+  if (label[0] == '-') return "a label cannot start with '-'";
+  for (unsigned char c : label)
+    if (c < 0x20 || c == 0x7f) return "a label cannot hold control characters (newline, tab, ...)";
+  return "";
+}
+
 LoadResult load(Database &db, const profile::Profile &profile, const LoadOptions &options) {
   LoadResult result;
   result.label = options.label.empty() ? default_label(profile) : options.label;
+  if (std::string problem = label_problem(result.label); !problem.empty())
+    throw Error("bad label '" + result.label + "': " + problem);
   for (const profile::Cfh &h : profile.cfhs)
     result.nodes += h.nodes.size();
   result.cfhs = profile.cfhs.size();

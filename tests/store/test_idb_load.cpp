@@ -158,6 +158,8 @@ TEST_F(IdbLoad, UsageErrorsExitTwoAndHelpExitsZero) {
                                                {"load", "--attr", "=v", profile},
                                                {"load", "--bogus", profile},
                                                {"load", "--db"},
+                                               {"load", "--label", "", profile},
+                                               {"load", "--label", "-x", profile},
                                                {"runs", "--format", "xml"},
                                                {"runs", "extra"},
                                                {"runs", "--db"}}) {

@@ -233,6 +233,27 @@ TEST(StoreLoadLabel, QuotesAndSemicolonsAreStoredIntact) {
   EXPECT_EQ(label, scalar(*db, "SELECT label FROM runs WHERE label = :l", {{"l", label}}));
 }
 
+// A label no command line could name again, or that would break the tables listing it, is
+// refused, and nothing is stored.
+TEST(StoreLoadLabel, BadLabelsAreRefusedAndNothingIsStored) {
+  TempDir dir;
+  auto db = store::open(dir.file("idb.db"));
+  for (const std::string &label : {std::string("-x"), std::string("two\nlines"),
+                                   std::string("tab\there"), std::string(201, 'a')}) {
+    store::LoadOptions options;
+    options.label = label;
+    try {
+      store::load(*db, generated(), options);
+      ADD_FAILURE() << "accepted '" << label << "'";
+    } catch (const store::Error &e) {
+      EXPECT_EQ(0u, std::string(e.what()).find("bad label '")) << e.what();
+    }
+  }
+  EXPECT_TRUE(store::runs(*db).empty());
+  EXPECT_EQ("", store::label_problem("smvp-4x4 (before); rank 0"));
+  EXPECT_NE("", store::label_problem(""));
+}
+
 TEST(StoreLoadSummary, ASummaryRunReadsBackWithItsSpreadBitForBit) {
   TempDir dir;
   auto db = store::open(dir.file("idb.db"));

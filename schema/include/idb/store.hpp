@@ -102,9 +102,14 @@ struct LoadResult {
 // "<program>-<start, ISO-8601 UTC>-<pid>", e.g. jacobi-2026-11-22T05:01:02Z-4242.
 std::string default_label(const profile::Profile &profile);
 
+// Why `label` cannot name a run, or "": a label is 1 to 200 bytes, without control
+// characters (a newline would break every table that lists it) and not starting with '-'
+// (no command line could name it again).
+std::string label_problem(const std::string &label);
+
 // Stores `profile` as one run in one transaction: all of it or nothing. Throws Error for a
-// label that is taken (naming it), bad profile content, or an engine failure; the
-// database is then as it was.
+// label that is bad (label_problem) or taken (naming it), bad profile content, or an engine
+// failure; the database is then as it was.
 LoadResult load(Database &db, const profile::Profile &profile, const LoadOptions &options = {});
 
 struct RunInfo {
