@@ -205,9 +205,15 @@ ParseResult parse(std::string_view text, const std::string &path) {
   ParseResult out;
   Document doc;
   doc.path = path;
+  // A UTF-8 byte-order mark, as some editors write, is kept (in the preface, so a rewrite
+  // keeps it) but not read: columns count from after it.
+  constexpr std::string_view kBom = "\xEF\xBB\xBF";
+  bool bom = text.substr(0, kBom.size()) == kBom;
+  if (bom) text.remove_prefix(kBom.size());
   std::vector<RawLine> lines = split_lines(text, path, out.error);
   if (!out.error.empty()) return out;
   if (out.error = build_document(lines, doc); !out.error.empty()) return out;
+  if (bom) doc.preface.insert(0, kBom);
   int end_line = int(lines.size()) + (lines.empty() || !lines.back().eol.empty() ? 1 : 0);
   Checker c{doc, out, {}};
   if (!check(c, end_line, out.experiment)) return out;

@@ -225,6 +225,19 @@ TEST(EdfParse, UnreadableFile) {
   EXPECT_EQ(r.error, "/nonexistent/x.edf: cannot read: No such file or directory");
 }
 
+// A UTF-8 byte-order mark (as Windows editors write it) with CRLF line ends reads as the
+// same experiment, and a rewrite keeps the mark.
+TEST(EdfParse, AByteOrderMarkAndCrlfLineEndsAreRead) {
+  std::string text =
+      "\xEF\xBB\xBF[PREAMBLE]\r\nMode COMPARE\r\n[AUTOINST]\r\n[DBLIST]\r\na\r\nb\r\n";
+  ParseResult r = parse(text, "bom.edf");
+  ASSERT_TRUE(r.document) << r.error;
+  EXPECT_EQ(Mode::compare, r.experiment.mode);
+  Document doc = *r.document;
+  set_autoinst(doc, "include proc\n");
+  EXPECT_EQ(0u, write(doc).find("\xEF\xBB\xBF[PREAMBLE]\r\n")) << write(doc);
+}
+
 // What is not a regular file is refused at once: a FIFO would block, /dev/zero would be
 // read for gigabytes, a folder is not a file.
 TEST(EdfParse, RefusesWhatIsNotARegularFile) {

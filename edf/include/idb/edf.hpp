@@ -92,7 +92,8 @@ struct ParseResult {
 };
 
 // Parses `text`; `path` only names the file in messages. Accepted: LF or CRLF line ends,
-// a last line without one, UTF-8 text. Refused with the place: binary bytes (NUL and
+// a last line without one, UTF-8 text after an optional byte-order mark (kept in the
+// preface). Refused with the place: binary bytes (NUL and
 // other control characters), invalid UTF-8, lines over 65,536 bytes, files over 16 MiB,
 // text outside a section, unknown or repeated sections, an unterminated header, a missing
 // [PREAMBLE], Mode or [DBLIST], an unknown mode or value, bad numbers (Port, Rank), a run
