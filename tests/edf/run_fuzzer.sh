@@ -15,9 +15,11 @@ mkdir -p "$out"
 parser=(parse document experiment write skeleton)
 sources=("$src/tests/edf/fuzz_edf_parse.cpp")
 for f in "${parser[@]}"; do sources+=("$src/edf/src/$f.cpp"); done
-sources+=("$src/analysis/src/metric.cpp") # the Value key names a metric
+sources+=("$src/analysis/src/metric.cpp")   # the Value key names a metric
+sources+=("$src/reader/src/input_file.cpp") # read() goes through it
 if ! "$cxx" -std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
   -I"$src/edf/include" -I"$src/edf/src" -I"$src/analysis/include" -I"$src/probe_lib/include" \
+  -I"$src/reader/include" \
   "${sources[@]}" -o "$out/fuzz_edf_parse" 2>"$out/build.log"; then
   if grep -q 'libclang_rt.fuzzer\|fuzzer' "$out/build.log"; then
     echo "SKIP: clang has no libFuzzer runtime (install libclang-rt-14-dev)"

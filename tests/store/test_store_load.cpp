@@ -239,7 +239,7 @@ TEST(StoreLoadLabel, BadLabelsAreRefusedAndNothingIsStored) {
   TempDir dir;
   auto db = store::open(dir.file("idb.db"));
   for (const std::string &label : {std::string("-x"), std::string("two\nlines"),
-                                   std::string("tab\there"), std::string(201, 'a')}) {
+                                   std::string("cr\rhere"), std::string(201, 'a')}) {
     store::LoadOptions options;
     options.label = label;
     try {

@@ -103,8 +103,8 @@ struct LoadResult {
 std::string default_label(const profile::Profile &profile);
 
 // Why `label` cannot name a run, or "": a label is 1 to 200 bytes, without control
-// characters (a newline would break every table that lists it) and not starting with '-'
-// (no command line could name it again).
+// characters but tab (a newline would break every table that lists it) and not starting
+// with '-' (no command line could name it again).
 std::string label_problem(const std::string &label);
 
 // Stores `profile` as one run in one transaction: all of it or nothing. Throws Error for a
