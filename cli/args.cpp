@@ -22,6 +22,15 @@ bool parse_percent(const char *text, double &percent) {
   return true;
 }
 
+bool parse_count(const std::string &text, int low, int high, int &value) {
+  char *end = nullptr;
+  errno = 0;
+  long n = std::strtol(text.c_str(), &end, 10);
+  if (end == text.c_str() || *end || errno || n < low || n > high) return false;
+  value = int(n);
+  return true;
+}
+
 std::optional<std::string> resolve_query_text(const std::string &command, const std::string &text) {
   if (!queries::looks_like_name(text)) return text;
   if (const queries::CannedQuery *q = queries::find_canned_query(text)) return q->sql;

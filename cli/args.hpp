@@ -12,6 +12,10 @@ namespace idb::cli {
 // (leaving `percent` alone) otherwise.
 bool parse_percent(const char *text, double &percent);
 
+// Reads a whole number from `low` to `high` and nothing after it. Returns false (leaving
+// `value` alone) otherwise.
+bool parse_count(const std::string &text, int low, int high, int &value);
+
 // The SQL to run for the argument of `idb COMMAND`: `text` itself when it is not a name,
 // the canned query's SQL when it is one; nullopt after printing one error line listing the
 // names when it looks like a name but no canned query has it.

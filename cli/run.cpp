@@ -3,6 +3,7 @@
 // and the user's attributes. Per-rank profiles (IDB_MPI_MODE=rank, the spills of a job
 // that failed, or an MPI program without libidb_mpi) are combined into one run first; a
 // run that lacks ranks, or whose program failed, says so in its attributes.
+#include "args.hpp"
 #include "commands.hpp"
 #include "launch.hpp"
 
@@ -55,15 +56,6 @@ int usage_error(const std::string &what) {
   return 2;
 }
 
-bool parse_ranks(const std::string &text, int &ranks) {
-  char *end = nullptr;
-  errno = 0;
-  long n = std::strtol(text.c_str(), &end, 10);
-  if (end == text.c_str() || *end || errno || n < 1 || n > 1000000) return false;
-  ranks = int(n);
-  return true;
-}
-
 // 0 when parsed, 2 on a usage error (reported), -1 when help was printed.
 int parse(int argc, char **argv, RunArgs &args) {
   int i = 0;
@@ -79,7 +71,7 @@ int parse(int argc, char **argv, RunArgs &args) {
     if (!known) return usage_error("unknown option " + arg + " (the program goes after --)");
     if (i + 1 >= argc) return usage_error(arg + " needs a value");
     std::string value = argv[++i];
-    if (arg == "-n" && !parse_ranks(value, args.ranks))
+    if (arg == "-n" && !parse_count(value, 1, 1000000, args.ranks))
       return usage_error("-n takes a number of ranks, 1 or more, not '" + value + "'");
     if (arg == "--db") args.db = value;
     if (arg == "--label") args.label = value;

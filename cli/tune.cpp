@@ -42,6 +42,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// The most of a log or candidates file tune reads back (its own files).
+constexpr std::size_t kMaxLog = std::size_t(1) << 30;
+
 const char *kTuneUsage =
     "usage: idb tune --build CMD --run CMD --output FILE.sel [--edf FILE.edf] [-n N]\n"
     "                [--mpirun-arg ARG]... [--db URL] [--target PERCENT] [--grow PERCENT]\n"
@@ -101,15 +104,6 @@ int usage_error(const std::string &what) {
   return 2;
 }
 
-bool parse_count(const std::string &text, int low, int high, int &value) {
-  char *end = nullptr;
-  errno = 0;
-  long n = std::strtol(text.c_str(), &end, 10);
-  if (end == text.c_str() || *end || errno || n < low || n > high) return false;
-  value = int(n);
-  return true;
-}
-
 // 0 when parsed, 2 on a usage error (reported), -1 when help was printed.
 int parse(int argc, char **argv, TuneArgs &a) {
   for (int i = 0; i < argc; ++i) {
@@ -133,11 +127,11 @@ int parse(int argc, char **argv, TuneArgs &a) {
     if (arg == "--edf") a.edf = value;
     if (arg == "--db") a.db = value;
     if (arg == "--from") a.from = value;
-    if (arg == "--label") a.label = value;
-    // The rounds' labels are PREFIX-1, ...: the prefix must make good labels.
-    if (arg == "--label") {
+    if (arg == "--label") { // the rounds' labels are PREFIX-1, ...: they must be good labels
+      a.label = value;
       std::string problem = store::label_problem(value.empty() ? value : value + "-1");
-      if (!problem.empty()) return usage_error("--label '" + value + "': " + problem);
+      if (!problem.empty())
+        return usage_error(std::string("--label '").append(value).append("': ").append(problem));
     }
     if (arg == "--mpirun-arg") a.mpirun_args.push_back(value);
     if (arg == "-n" && !parse_count(value, 1, 1000000, a.ranks))
@@ -177,15 +171,6 @@ std::string check_writable(const std::string &path) {
   std::error_code ec;
   if (fs::is_directory(path, ec)) return "cannot write " + path + ": it is a folder";
   return "";
-}
-
-bool read_text(const std::string &path, std::string &text) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream data;
-  data << in.rdbuf();
-  text = data.str();
-  return true;
 }
 
 // The selection to start from: --from's, else the default. Reports and returns nullopt
@@ -284,10 +269,12 @@ private:
   std::vector<RuleLine> grown_, pruned_;
   std::vector<Round> rounds_;
 
-  int failed_ = 1;                             // the exit status of the command that failed
-  double measured_ = 0, bare_ = 0, tuned_ = 0; // the final measurement
-  std::string program_;                        // the program's name, from its first profile
+  int failed_ = 1;              // the exit status of the command that failed
+  double bare_ = 0, tuned_ = 0; // the final measurement: s without probes, with the selection
+  std::string program_;         // the program's name, from its first profile
 
+  double measured() const { return tuned_ / bare_ - 1; }
+  double against_round_0(const Round &r) const { return r.wall / rounds_[0].wall - 1; }
   std::string selection_text() const;
   bool build(const std::string &stage, const std::string &what, const Environment &env);
   std::optional<double> run_once(const std::string &stage, const std::string &folder);
@@ -316,7 +303,7 @@ std::string Tuner::selection_text() const {
 // Shows a failed command's output (its last 200 lines) with what and where it was.
 void show_log(const std::string &log) {
   std::string text;
-  if (!read_text(log, text) || text.empty()) return;
+  if (!files::read_input_file(log, kMaxLog, text).empty() || text.empty()) return;
   std::vector<std::string> lines;
   std::istringstream in(text);
   for (std::string line; std::getline(in, line);)
@@ -404,7 +391,7 @@ std::optional<double> Tuner::run_once(const std::string &stage, const std::strin
 }
 
 void Tuner::print_round(const Round &r) const {
-  double measured = r.wall / rounds_[0].wall - 1;
+  double measured = against_round_0(r);
   std::cout << "round " << r.number << ": " << r.probes << " probes, estimated "
             << percent(r.estimated) << ", measured " << percent(measured) << "; " << r.pruned
             << " to prune, " << r.grown << " to grow into\n";
@@ -424,7 +411,7 @@ void Tuner::print_table() const {
     else
       std::snprintf(line, sizeof line, "%-6d %-12s %6zu %10s %9s %8.3f %7zu %6zu  ", r.number,
                     r.label.c_str(), r.probes, percent(r.estimated).c_str(),
-                    percent(r.wall / rounds_[0].wall - 1).c_str(), r.wall, r.pruned, r.grown);
+                    percent(against_round_0(r)).c_str(), r.wall, r.pruned, r.grown);
     std::cout << line << top << '\n';
   }
 }
@@ -454,7 +441,7 @@ std::string Tuner::edf_text(const Round &last, const std::string &final_label) c
           " --repeat " + std::to_string(a_.repeat) + "\n";
   text += "Without probes the run took " + fixed(bare_, 3) + " s, with the final selection " +
           fixed(tuned_, 3) +
-          " s (built and run one after the other at the end): " + percent(measured_) +
+          " s (built and run one after the other at the end): " + percent(measured()) +
           " measured; the probes' cost estimated at " + percent(last.estimated) + " (" +
           last.label + ").\n";
   text += "[AUTOINST]\n" + selection_text();
@@ -463,8 +450,8 @@ std::string Tuner::edf_text(const Round &last, const std::string &final_label) c
     if (r.number > 0)
       text += r.label + "  round " + std::to_string(r.number) + ": " + std::to_string(r.probes) +
               " probes, estimated " + percent(r.estimated) + ", measured " +
-              percent(r.wall / rounds_[0].wall - 1) + " against round 0\n";
-  text += final_label + "  the final selection: " + percent(measured_) +
+              percent(against_round_0(r)) + " against round 0\n";
+  text += final_label + "  the final selection: " + percent(measured()) +
           " measured against a build without probes run right before it\n";
   return text;
 }
@@ -518,7 +505,8 @@ int Tuner::run(store::Database &db, const std::string &prefix) {
                env))
       return stop(failed_);
     std::string text;
-    read_text(candidates_file, text);
+    // None when the build compiled nothing through the wrappers (reported below).
+    files::read_input_file(candidates_file, kMaxLog, text);
     analysis::CandidatesResult parsed = analysis::parse_candidates(text, candidates_file);
     if (!parsed.error.empty()) {
       std::cerr << "idb tune: " << parsed.error << '\n';
@@ -620,7 +608,6 @@ int Tuner::run(store::Database &db, const std::string &prefix) {
   if (!tuned) return stop(failed_);
   std::string final_label = prefix + "-final";
   if (!store_run("measure", tuned_folder, final_label, *tuned, db)) return stop(1);
-  measured_ = *tuned / *bare - 1;
   bare_ = *bare;
   tuned_ = *tuned;
 
@@ -631,7 +618,7 @@ int Tuner::run(store::Database &db, const std::string &prefix) {
     return 1;
   }
   std::cout << "\nfinal selection: " << last.probes << " probes; measured slow-down "
-            << percent(measured_) << " (" << fixed(*tuned, 3) << " s against " << fixed(*bare, 3)
+            << percent(measured()) << " (" << fixed(*tuned, 3) << " s against " << fixed(*bare, 3)
             << " s without probes, built and run one after the other"
             << (a_.repeat > 1 ? ", best of " + std::to_string(a_.repeat) : "") << "), estimated "
             << percent(last.estimated) << " (" << last.label << ")\n";
@@ -639,7 +626,7 @@ int Tuner::run(store::Database &db, const std::string &prefix) {
     std::cout << "the selection also prunes the " << unmeasured << " probe(s) round " << last.number
               << " found after the last round; the measurement includes them\n";
   double target = a_.target_percent / 100;
-  if (measured_ > target)
+  if (measured() > target)
     std::cout << "note: measured over the target of " << percent(target)
               << ". The probes' own cost is the estimate; the rest is what they change in the "
                  "code around them (inlining, registers, caches), which pruning by cost cannot "

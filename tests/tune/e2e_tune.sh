@@ -97,6 +97,8 @@ expect_failure bad-from 1 "bad.sel:2:9: unknown kind 'loops'" -- \
   --build "$build" --run ./app --db tune.db --output x.sel --from bad.sel
 expect_failure label-taken 1 "already has runs labelled tune-" -- \
   --build "$build" --run ./app --db tune.db --output x.sel --label tune
+expect_failure bad-label 2 "--label '-x': a label cannot start with '-'" -- \
+  --build "$build" --run ./app --db tune.db --output x.sel --label -x
 expect_failure build-fails 1 'round 1: the build command failed \(exit status 4\)' \
   'the instrumented build is broken' 'stopped; no file written' -- \
   --build "test \"\$IDB_INSTRUMENT\" = 0 || { echo 'the instrumented build is broken'; exit 4; }; $build" \
