@@ -31,9 +31,20 @@ bool parse_count(const std::string &text, int low, int high, int &value) {
   return true;
 }
 
-std::optional<std::string> resolve_query_text(const std::string &command, const std::string &text) {
+bool parse_wait(const std::string &text, double &seconds) {
+  return parse_percent(text.c_str(), seconds);
+}
+
+std::optional<std::string> resolve_query_text(const std::string &command, const std::string &text,
+                                              const store::KeyValues &params) {
   if (!queries::looks_like_name(text)) return text;
-  if (const queries::CannedQuery *q = queries::find_canned_query(text)) return q->sql;
+  if (const queries::CannedQuery *q = queries::find_canned_query(text)) {
+    if (std::string problem = queries::parameter_problem(*q, params); !problem.empty()) {
+      std::cerr << "idb " << command << ": " << problem << '\n';
+      return std::nullopt;
+    }
+    return q->sql;
+  }
   std::cerr << "idb " << command << ": no canned query named '" << text
             << "'; the canned queries are: " << queries::canned_query_names() << '\n';
   return std::nullopt;

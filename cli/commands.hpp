@@ -14,5 +14,6 @@ int score(int argc, char **argv);
 int edf_command(int argc, char **argv); // `idb edf` (edf is the library's namespace)
 int run(int argc, char **argv);
 int tune(int argc, char **argv);
+int migrate(int argc, char **argv);
 
 } // namespace idb::cli

@@ -26,6 +26,7 @@ namespace {
 const char *kEdfUsage =
     "usage: idb edf FILE [--db URL] [--value V] [--rank N|all] [--probe ID|NAME]\n"
     "                    [--format table|csv|json|svg] [--output FILE] [--alpha A]\n"
+    "                    [--wait SECONDS]\n"
     "       idb edf new FILE [--mode COALESCE|COMPARE]";
 const char *kEdfHelp =
     "Runs the experiment defined in FILE over the runs its [DBLIST] names: COALESCE pools\n"
@@ -41,8 +42,9 @@ const char *kEdfHelp =
     "  --probe ID|NAME  one probe: its ID, or text in its description\n"
     "  --format FORMAT  table (default), csv, json, or svg (box plot or grouped bars)\n"
     "  --output FILE    write there rather than to standard output\n"
-    "  --alpha A        COMPARE's significance level (default 0.05)\n\n"
-    "'idb edf new FILE' writes a skeleton experiment to fill in (never over a file).\n";
+    "  --alpha A        COMPARE's significance level (default 0.05)\n" IDB_CLI_WAIT_HELP "\n"
+    "The databases are opened read-only. 'idb edf new FILE' writes a skeleton experiment\n"
+    "to fill in (never over a file).\n";
 
 enum class Output { table, csv, json, svg };
 
@@ -52,6 +54,7 @@ struct EdfArgs {
   std::optional<edf::RankChoice> rank;
   bool each_rank = false;
   double alpha = 0.05;
+  double wait = store::kDefaultWaitSeconds;
   Output format = Output::table;
 };
 
@@ -81,6 +84,8 @@ bool take_option(const std::string &arg, const std::string &value, EdfArgs &a) {
     a.output = value;
   } else if (arg == "--probe") {
     a.probe = value;
+  } else if (arg == "--wait") {
+    if (!parse_wait(value, a.wait)) return usage_error("--wait takes seconds, 0 or more");
   } else if (arg == "--value") {
     if (!(a.value = analysis::parse_metric(value)))
       return usage_error("--value takes total, cpu, range, sdev, count, noise or corrected");
@@ -104,7 +109,7 @@ bool parse_args(int argc, char **argv, EdfArgs &a) {
   for (int i = 0; i < argc; ++i) {
     std::string arg = argv[i];
     bool valued = arg == "--db" || arg == "--value" || arg == "--rank" || arg == "--probe" ||
-                  arg == "--format" || arg == "--output" || arg == "--alpha";
+                  arg == "--format" || arg == "--output" || arg == "--alpha" || arg == "--wait";
     if (valued && i + 1 >= argc) return usage_error(arg + " needs a value");
     if (valued) {
       if (!take_option(arg, argv[++i], a)) return false;
@@ -199,7 +204,7 @@ int run(const EdfArgs &a) {
   o.each_rank = a.each_rank;
   o.probe = a.probe;
   o.alpha = a.alpha;
-  edf::Connections connections;
+  edf::Connections connections(a.wait);
   std::string base = std::filesystem::path(a.file).parent_path().string();
   std::vector<edf::EntryData> data = edf::read_entries(
       edf::resolve(e, {edf::experiment_database(e, a.file, a.db), base, a.file}, connections),

@@ -17,20 +17,23 @@ namespace idb::cli {
 namespace {
 
 const char *kExportUsage = "usage: idb export (SQL | NAME) [--db URL] [--param k=v]... "
-                           "[--format csv|json] [--output FILE]";
+                           "[--format csv|json] [--output FILE]\n"
+                           "                  [--wait SECONDS]";
 const char *kExportHelp =
     "Runs one SQL statement, or the canned query NAME ('idb query --list'), and writes the\n"
-    "rows as CSV (a header line, then one line per row) or JSON (an array of objects).\n\n"
+    "rows as CSV (a header line, then one line per row) or JSON (an array of objects).\n"
+    "The database is opened read-only.\n\n"
     "  --db URL         database: a path, sqlite:PATH or postgresql://... (default idb.db)\n"
     "  --param K=V      value of the parameter :K (repeatable)\n"
     "  --format FORMAT  csv (default) or json\n"
     "  --output FILE    write to FILE instead of standard output (only once the query\n"
-    "                   has succeeded)\n";
+    "                   has succeeded)\n" IDB_CLI_WAIT_HELP;
 
 struct Options {
   std::string text, db = "idb.db", output;
   store::KeyValues params;
   Format format = Format::csv;
+  double wait = store::kDefaultWaitSeconds;
 };
 
 // Parses the arguments into `o`; returns -1 to go on, else the exit code.
@@ -41,13 +44,19 @@ int parse(int argc, char **argv, Options &o) {
       std::cout << kExportUsage << "\n\n" << kExportHelp;
       return 0;
     }
-    bool valued = arg == "--db" || arg == "--param" || arg == "--format" || arg == "--output";
+    bool valued = arg == "--db" || arg == "--param" || arg == "--format" || arg == "--output" ||
+                  arg == "--wait";
     if (valued && i + 1 >= argc) {
       std::cerr << "idb export: " << arg << " needs a value\n";
       return 2;
     }
     if (arg == "--db") {
       o.db = argv[++i];
+    } else if (arg == "--wait") {
+      if (!parse_wait(argv[++i], o.wait)) {
+        std::cerr << "idb export: --wait takes seconds, 0 or more\n";
+        return 2;
+      }
     } else if (arg == "--output") {
       o.output = argv[++i];
     } else if (arg == "--param") {
@@ -83,11 +92,11 @@ int parse(int argc, char **argv, Options &o) {
 int export_rows(int argc, char **argv) {
   Options o;
   if (int code = parse(argc, argv, o); code >= 0) return code;
-  std::optional<std::string> sql = resolve_query_text("export", o.text);
+  std::optional<std::string> sql = resolve_query_text("export", o.text, o.params);
   if (!sql) return 2;
   std::ostringstream text;
   try {
-    auto database = store::open(o.db, {.create = false});
+    auto database = store::open(o.db, {.create = false, .read_only = true, .wait_seconds = o.wait});
     check_run_parameter(*database, o.params);
     write_rows(text, store::query(*database, *sql, o.params), o.format);
   } catch (const store::Error &e) {

@@ -1,6 +1,7 @@
 // `idb load`: reads profiles and stores each as one run (one transaction per file) in the
 // database, with a label and attributes from the command line; with --combine, the files
 // are the ranks of one run and are stored as that run.
+#include "args.hpp"
 #include "commands.hpp"
 
 #include "idb/combine.hpp"
@@ -21,13 +22,13 @@ namespace {
 
 const char *kLoadUsage =
     "usage: idb load [--db URL] [--label LABEL] [--attr KEY=VALUE]... [--progress|--no-progress]\n"
-    "                [--combine] PROFILE...";
+    "                [--combine] [--wait SECONDS] PROFILE...";
 const char *kLoadHelp =
     "Stores each profile as one run: its metadata, attributes, probes, CFHs, nodes and\n"
     "statistics. A file loads whole or not at all; a label already in the database is\n"
     "refused. Files are loaded one by one: a bad one is reported and the rest still load.\n\n"
-    "  --db URL          database: a path, sqlite:PATH or sqlite://PATH (default idb.db);\n"
-    "                    created when missing\n"
+    "  --db URL          database: a path, sqlite:PATH, sqlite://PATH or postgresql://...\n"
+    "                    (default idb.db); a SQLite file is created when missing\n"
     "  --label LABEL     the run's label; with several files, LABEL-1, LABEL-2, ... in\n"
     "                    order. Default: PROGRAM-START-PID, e.g. jacobi-2026-11-22T05:01:02Z-4242\n"
     "  --attr KEY=VALUE  a run attribute (repeatable); wins over the profile's IDB_ATTR_KEY\n"
@@ -36,7 +37,9 @@ const char *kLoadHelp =
     "  --no-progress     never show progress\n"
     "  --combine         the files are the ranks of one run (each rank's own profile, as an\n"
     "                    MPI program without libidb_mpi or IDB_MPI_MODE=rank leaves them):\n"
-    "                    store them as that one run, all or nothing\n\n"
+    "                    store them as that one run, all or nothing\n"
+    "  --wait SECONDS    how long to wait while another process holds the database (600):\n"
+    "                    loads into one database take turns, and never fail for it sooner\n\n"
     "Exit status: 0 when every file loaded, 1 when one failed, 2 on a usage error.\n";
 
 enum class ShowProgress { automatic, always, never };
@@ -45,6 +48,7 @@ struct LoadArgs {
   ShowProgress progress = ShowProgress::automatic;
   bool combine = false;
   std::string db = "idb.db", label;
+  double wait = store::kDefaultWaitSeconds;
   store::KeyValues attributes;
   std::vector<std::string> files;
 };
@@ -57,7 +61,7 @@ int parse(int argc, char **argv, LoadArgs &args) {
       std::cout << kLoadUsage << "\n\n" << kLoadHelp;
       return -1;
     }
-    bool takes_value = arg == "--db" || arg == "--label" || arg == "--attr";
+    bool takes_value = arg == "--db" || arg == "--label" || arg == "--attr" || arg == "--wait";
     if (takes_value && i + 1 >= argc) {
       std::cerr << "idb load: " << arg << " needs a value\n" << kLoadUsage << "\n";
       return 2;
@@ -70,6 +74,11 @@ int parse(int argc, char **argv, LoadArgs &args) {
       args.combine = true;
     } else if (arg == "--db") {
       args.db = argv[++i];
+    } else if (arg == "--wait") {
+      if (!parse_wait(argv[++i], args.wait)) {
+        std::cerr << "idb load: --wait takes seconds, 0 or more\n";
+        return 2;
+      }
     } else if (arg == "--label") {
       args.label = argv[++i];
       if (std::string problem = store::label_problem(args.label); !problem.empty()) {
@@ -154,7 +163,7 @@ bool store_profile(std::unique_ptr<store::Database> &db, const LoadArgs &args,
   ProgressLine line(what, args.progress);
   if (line.wanted()) options.progress = std::ref(line);
   try {
-    if (!db) db = store::open(args.db);
+    if (!db) db = store::open(args.db, {.wait_seconds = args.wait});
     store::LoadResult result = store::load(*db, profile, options);
     line.clear();
     std::cout << "loaded " << what << " as " << result.label << " (" << result.cfhs << " CFHs, "

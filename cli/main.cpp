@@ -15,6 +15,7 @@ void usage(std::ostream &out) {
          "  report RUN        print a stored run as indented trees\n"
          "  score RUN         what each probe of a stored run cost against what it measured\n"
          "  runs              list the runs in a database\n"
+         "  migrate           bring a database's schema up to this idb's version\n"
          "  query SQL|NAME    run SQL or a canned query ('idb query --list') and print the rows\n"
          "  export SQL|NAME   write a query's rows as CSV or JSON to stdout or a file\n"
          "  edf FILE          run an experiment definition file (COALESCE or COMPARE)\n"
@@ -46,6 +47,7 @@ int main(int argc, char **argv) {
   if (command == "edf") return idb::cli::edf_command(argc - 2, argv + 2);
   if (command == "run") return idb::cli::run(argc - 2, argv + 2);
   if (command == "tune") return idb::cli::tune(argc - 2, argv + 2);
+  if (command == "migrate") return idb::cli::migrate(argc - 2, argv + 2);
   std::cerr << "idb: unknown command '" << command << "' (see 'idb --help')\n";
   return 2;
 }

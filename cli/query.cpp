@@ -16,22 +16,26 @@ namespace {
 
 const char *kQueryUsage = "usage: idb query (SQL | NAME) [--db URL] [--param k=v]... "
                           "[--format table|csv|json]\n"
+                          "                 [--write] [--wait SECONDS]\n"
                           "       idb query --list";
 const char *kQueryHelp =
     "Runs one SQL statement, or the canned query NAME, on the database and prints the rows.\n"
     "Named parameters (:name) in the statement take their values from --param; every one\n"
-    "must be given; a parameter `run` must name a stored run. Canned queries run unchanged\n"
-    "on SQLite and PostgreSQL.\n\n"
+    "must be given, of the type a canned query declares; a parameter `run` must name a\n"
+    "stored run. Canned queries run unchanged on SQLite and PostgreSQL. The database is\n"
+    "opened read-only: a statement that would change it is refused unless --write.\n\n"
     "  --db URL         database: a path, sqlite:PATH or postgresql://... (default idb.db)\n"
     "  --param K=V      value of the parameter :K (repeatable)\n"
     "  --format FORMAT  table (default), csv or json\n"
+    "  --write          allow the statement to change the database\n" IDB_CLI_WAIT_HELP
     "  --list           list the canned queries, their parameters and what they answer\n";
 
 struct Options {
   std::string text, db = "idb.db";
   store::KeyValues params;
   Format format = Format::table;
-  bool list = false;
+  bool list = false, write = false;
+  double wait = store::kDefaultWaitSeconds;
 };
 
 void print_list(std::ostream &out) {
@@ -47,15 +51,22 @@ int parse(int argc, char **argv, Options &o) {
       std::cout << kQueryUsage << "\n\n" << kQueryHelp;
       return 0;
     }
-    bool valued = arg == "--db" || arg == "--param" || arg == "--format";
+    bool valued = arg == "--db" || arg == "--param" || arg == "--format" || arg == "--wait";
     if (valued && i + 1 >= argc) {
       std::cerr << "idb query: " << arg << " needs a value\n";
       return 2;
     }
     if (arg == "--list") {
       o.list = true;
+    } else if (arg == "--write") {
+      o.write = true;
     } else if (arg == "--db") {
       o.db = argv[++i];
+    } else if (arg == "--wait") {
+      if (!parse_wait(argv[++i], o.wait)) {
+        std::cerr << "idb query: --wait takes seconds, 0 or more\n";
+        return 2;
+      }
     } else if (arg == "--param") {
       auto kv = queries::parse_param(argv[++i]);
       if (!kv) {
@@ -93,13 +104,17 @@ int query(int argc, char **argv) {
     print_list(std::cout);
     return 0;
   }
-  std::optional<std::string> sql = resolve_query_text("query", o.text);
+  std::optional<std::string> sql = resolve_query_text("query", o.text, o.params);
   if (!sql) return 2;
   try {
-    auto database = store::open(o.db, {.create = false});
+    auto database =
+        store::open(o.db, {.create = false, .read_only = !o.write, .wait_seconds = o.wait});
     check_run_parameter(*database, o.params);
     write_rows(std::cout, store::query(*database, *sql, o.params), o.format);
     return 0;
+  } catch (const store::ReadOnlyError &e) {
+    std::cerr << "idb query: " << e.what() << " (--write allows it)\n";
+    return 1;
   } catch (const store::Error &e) {
     std::cerr << "idb query: " << e.what() << '\n';
     return 1;

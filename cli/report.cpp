@@ -27,7 +27,7 @@ namespace {
 
 const char *kReportUsage =
     "usage: idb report RUN [--db URL] [--rank N | --aggregate] [--prune PERCENT] [--no-cpu]\n"
-    "                      [--format table|csv|json]";
+    "                      [--format table|csv|json] [--wait SECONDS]";
 const char *kReportHelp =
     "Prints the stored run labelled RUN as indented trees, with the columns of 'idb show':\n"
     "count, inclusive, exclusive and noise-corrected seconds, % of the parent, mean and\n"
@@ -47,7 +47,7 @@ const char *kReportHelp =
     "                   from the root (labels joined by ';'), count, inclusive, exclusive\n"
     "                   and corrected seconds, % of the parent, CPU and noise seconds,\n"
     "                   throttled activations;\n"
-    "                   what idb-gui --export writes for the same tree\n";
+    "                   what idb-gui --export writes for the same tree\n" IDB_CLI_WAIT_HELP;
 
 struct ReportArgs {
   std::string label, db = "idb.db";
@@ -55,6 +55,7 @@ struct ReportArgs {
   bool aggregate = false;
   profile::TreeOptions tree;
   Format format = Format::table;
+  double wait = store::kDefaultWaitSeconds;
 };
 
 // A rank: an integer, 0 or more, and nothing after it.
@@ -69,13 +70,19 @@ std::optional<int> parse_rank(const char *text) {
 bool parse_args(int argc, char **argv, ReportArgs &a) {
   for (int i = 0; i < argc; ++i) {
     std::string arg = argv[i];
-    bool valued = arg == "--db" || arg == "--rank" || arg == "--prune" || arg == "--format";
+    bool valued = arg == "--db" || arg == "--rank" || arg == "--prune" || arg == "--format" ||
+                  arg == "--wait";
     if (valued && i + 1 >= argc) {
       std::cerr << "idb report: " << arg << " needs a value\n" << kReportUsage << "\n";
       return false;
     }
     if (arg == "--db") {
       a.db = argv[++i];
+    } else if (arg == "--wait") {
+      if (!parse_wait(argv[++i], a.wait)) {
+        std::cerr << "idb report: --wait takes seconds, 0 or more\n";
+        return false;
+      }
     } else if (arg == "--rank") {
       a.rank = parse_rank(argv[++i]);
       if (!a.rank) {
@@ -218,7 +225,8 @@ int report(int argc, char **argv) {
   ReportArgs args;
   if (!parse_args(argc, argv, args)) return 2;
   try {
-    auto database = store::open(args.db, {.create = false});
+    auto database =
+        store::open(args.db, {.create = false, .read_only = true, .wait_seconds = args.wait});
     if (args.rank && run_mode(*database, args.label) == "summary") {
       std::cerr << "idb report: run '" << args.label
                 << "' is a summary-mode run (statistics merged over every rank, no per-rank "

@@ -23,8 +23,9 @@ namespace idb::cli {
 
 namespace {
 
-const char *kRunUsage = "usage: idb run [-n N] [--label LABEL] [--attr KEY=VALUE]... [--db URL]\n"
-                        "               [--mpirun-arg ARG]... -- PROGRAM [ARGS...]";
+const char *kRunUsage =
+    "usage: idb run [-n N] [--label LABEL] [--attr KEY=VALUE]... [--db URL]\n"
+    "               [--mpirun-arg ARG]... [--wait SECONDS] -- PROGRAM [ARGS...]";
 const char *kRunHelp =
     "Runs PROGRAM with its profile going to a temporary folder, then stores the profile\n"
     "as one run, with the launch command (attribute 'command') and the given attributes.\n"
@@ -37,7 +38,8 @@ const char *kRunHelp =
     "                    --mpirun-arg --oversubscribe\n"
     "  --label LABEL     the run's label (default PROGRAM-START-PID)\n"
     "  --attr KEY=VALUE  a run attribute (repeatable)\n"
-    "  --db URL          database (default idb.db), as for 'idb load'\n\n"
+    "  --db URL          database (default idb.db), as for 'idb load'\n"
+    "  --wait SECONDS    how long to wait while another process holds the database (600)\n\n"
     "When the program fails, what its ranks left is still stored: the run gets the\n"
     "attributes exit_status and, for ranks that left no profile (docs/mpi.md, \"What\n"
     "happens when a rank aborts\"), missing_ranks.\n\n"
@@ -47,6 +49,7 @@ const char *kRunHelp =
 struct RunArgs {
   int ranks = 0; // 0: not under mpirun
   std::string db = "idb.db", label;
+  double wait = store::kDefaultWaitSeconds;
   store::KeyValues attributes;
   std::vector<std::string> mpirun_args, command;
 };
@@ -67,13 +70,15 @@ int parse(int argc, char **argv, RunArgs &args) {
       return -1;
     }
     bool known = arg == "-n" || arg == "--db" || arg == "--label" || arg == "--attr" ||
-                 arg == "--mpirun-arg";
+                 arg == "--mpirun-arg" || arg == "--wait";
     if (!known) return usage_error("unknown option " + arg + " (the program goes after --)");
     if (i + 1 >= argc) return usage_error(arg + " needs a value");
     std::string value = argv[++i];
     if (arg == "-n" && !parse_count(value, 1, 1000000, args.ranks))
       return usage_error("-n takes a number of ranks, 1 or more, not '" + value + "'");
     if (arg == "--db") args.db = value;
+    if (arg == "--wait" && !parse_wait(value, args.wait))
+      return usage_error("--wait takes seconds, 0 or more, not '" + value + "'");
     if (arg == "--label") args.label = value;
     if (arg == "--label" && !store::label_problem(value).empty())
       return usage_error("--label '" + value + "': " + store::label_problem(value));
@@ -122,7 +127,7 @@ bool store_run(const RunArgs &args, const Collected &found, const std::string &c
   if (!found.missing.empty())
     add_attribute(options.attributes, "missing_ranks", rank_list(found.missing));
   try {
-    auto db = store::open(args.db);
+    auto db = store::open(args.db, {.wait_seconds = args.wait});
     store::LoadResult result = store::load(*db, p, options);
     std::cout << "idb run: stored " << result.label << " (" << p.get("nprocs", "1") << " ranks, "
               << result.cfhs << " CFHs, " << result.nodes << " nodes) in " << db->location()

@@ -1,4 +1,5 @@
 // `idb runs`: lists the runs in a database, as a table or as CSV or JSON.
+#include "args.hpp"
 #include "commands.hpp"
 #include "format.hpp"
 
@@ -12,13 +13,13 @@ namespace idb::cli {
 
 namespace {
 
-const char *kRunsUsage = "usage: idb runs [--db URL] [--format table|csv|json]";
+const char *kRunsUsage = "usage: idb runs [--db URL] [--format table|csv|json] [--wait SECONDS]";
 const char *kRunsHelp =
     "Lists the runs in the database in load order: label, program, processes, threads,\n"
     "start (UTC), wall seconds, number of attributes and of CFH nodes, and the profile's\n"
     "mode: full (a CFH per rank) or summary (MPI summary mode, every rank in one CFH).\n\n"
     "  --db URL         database: a path, sqlite:PATH or sqlite://PATH (default idb.db)\n"
-    "  --format FORMAT  table (default), csv or json\n";
+    "  --format FORMAT  table (default), csv or json\n" IDB_CLI_WAIT_HELP;
 
 store::Cell seconds(const std::optional<double> &value) {
   if (!value) return std::nullopt;
@@ -47,18 +48,24 @@ store::QueryResult as_rows(const std::vector<store::RunInfo> &runs) {
 int runs(int argc, char **argv) {
   std::string db = "idb.db";
   Format format = Format::table;
+  double wait = store::kDefaultWaitSeconds;
   for (int i = 0; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg == "--help" || arg == "-h") {
       std::cout << kRunsUsage << "\n\n" << kRunsHelp;
       return 0;
     }
-    if ((arg == "--db" || arg == "--format") && i + 1 >= argc) {
+    if ((arg == "--db" || arg == "--format" || arg == "--wait") && i + 1 >= argc) {
       std::cerr << "idb runs: " << arg << " needs a value\n" << kRunsUsage << "\n";
       return 2;
     }
     if (arg == "--db") {
       db = argv[++i];
+    } else if (arg == "--wait") {
+      if (!parse_wait(argv[++i], wait)) {
+        std::cerr << "idb runs: --wait takes seconds, 0 or more\n";
+        return 2;
+      }
     } else if (arg == "--format") {
       std::optional<Format> f = parse_format(argv[++i]);
       if (!f) {
@@ -72,7 +79,7 @@ int runs(int argc, char **argv) {
     }
   }
   try {
-    auto database = store::open(db, {.create = false});
+    auto database = store::open(db, {.create = false, .read_only = true, .wait_seconds = wait});
     write_rows(std::cout, as_rows(store::runs(*database)), format);
     return 0;
   } catch (const store::Error &e) {

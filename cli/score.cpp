@@ -19,7 +19,7 @@ namespace idb::cli {
 namespace {
 
 const char *kScoreUsage = "usage: idb score RUN [--db URL] [--target PERCENT] [--top N | --all]\n"
-                          "                     [--format table|csv|json]";
+                          "                     [--format table|csv|json] [--wait SECONDS]";
 const char *kScoreHelp =
     "Estimates what each probe of the stored run labelled RUN cost against what it\n"
     "measured, largest cost first. A probe's cost is its noise: the calibrated cost of each\n"
@@ -37,13 +37,14 @@ const char *kScoreHelp =
     "  --top N           the N costliest probes (default 20)\n"
     "  --all             every probe\n"
     "  --format F        table (default), csv or json: the rows alone, every probe, with\n"
-    "                    the probe id and times in seconds\n";
+    "                    the probe id and times in seconds\n" IDB_CLI_WAIT_HELP;
 
 struct ScoreArgs {
   std::string label, db = "idb.db";
   double target_percent = 5;
   std::optional<std::size_t> top = 20; // nullopt: every probe
   Format format = Format::table;
+  double wait = store::kDefaultWaitSeconds;
 };
 
 std::optional<std::size_t> parse_count(const char *text) {
@@ -56,13 +57,19 @@ std::optional<std::size_t> parse_count(const char *text) {
 bool parse_args(int argc, char **argv, ScoreArgs &a) {
   for (int i = 0; i < argc; ++i) {
     std::string arg = argv[i];
-    bool valued = arg == "--db" || arg == "--target" || arg == "--top" || arg == "--format";
+    bool valued = arg == "--db" || arg == "--target" || arg == "--top" || arg == "--format" ||
+                  arg == "--wait";
     if (valued && i + 1 >= argc) {
       std::cerr << "idb score: " << arg << " needs a value\n" << kScoreUsage << "\n";
       return false;
     }
     if (arg == "--db") {
       a.db = argv[++i];
+    } else if (arg == "--wait") {
+      if (!parse_wait(argv[++i], a.wait)) {
+        std::cerr << "idb score: --wait takes seconds, 0 or more\n";
+        return false;
+      }
     } else if (arg == "--target") {
       if (!parse_percent(argv[++i], a.target_percent) || a.target_percent <= 0 ||
           a.target_percent > 100) {
@@ -170,7 +177,8 @@ int score(int argc, char **argv) {
   ScoreArgs args;
   if (!parse_args(argc, argv, args)) return 2;
   try {
-    auto database = store::open(args.db, {.create = false});
+    auto database =
+        store::open(args.db, {.create = false, .read_only = true, .wait_seconds = args.wait});
     profile::Profile run = store::read_run(*database, args.label);
     analysis::Score s = analysis::score(run, args.target_percent / 100);
     if (args.format == Format::table) print_summary(std::cout, s, args, run);

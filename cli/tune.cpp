@@ -48,7 +48,8 @@ constexpr std::size_t kMaxLog = std::size_t(1) << 30;
 const char *kTuneUsage =
     "usage: idb tune --build CMD --run CMD --output FILE.sel [--edf FILE.edf] [-n N]\n"
     "                [--mpirun-arg ARG]... [--db URL] [--target PERCENT] [--grow PERCENT]\n"
-    "                [--rounds N] [--repeat N] [--from FILE.sel|FILE.edf] [--label PREFIX]";
+    "                [--rounds N] [--repeat N] [--from FILE.sel|FILE.edf] [--label PREFIX]\n"
+    "                [--wait SECONDS]";
 const char *kTuneHelp =
     "Finds a selection of probes that shows where the program spends its time at a cost\n"
     "under the target, by building and running it round after round:\n\n"
@@ -85,7 +86,8 @@ const char *kTuneHelp =
     "                     first run's profile is stored); default 1\n"
     "  --from FILE        the selection to start from (a selection, or an .edf's [AUTOINST]);\n"
     "                     default: the default selection\n"
-    "  --label PREFIX     the rounds' labels (default tune, or tune2, tune3, ... when taken)\n\n"
+    "  --label PREFIX     the rounds' labels (default tune, or tune2, tune3, ... when taken)\n"
+    "  --wait SECONDS     how long to wait while another process holds the database (600)\n\n"
     "A build or run that fails stops tune with that command's output and the round it was\n"
     "in, and keeps the rounds' logs (their folder is named); on success they are removed.\n"
     "Exit status: 0 when the files were written, 1 when tune stopped, 2 on a usage error,\n"
@@ -95,7 +97,7 @@ struct TuneArgs {
   std::string build, run, output, edf, from, label, db = "idb.db";
   int ranks = 0;
   std::vector<std::string> mpirun_args;
-  double target_percent = 3, grow_percent = 5;
+  double target_percent = 3, grow_percent = 5, wait = store::kDefaultWaitSeconds;
   int rounds = 6, repeat = 1;
 };
 
@@ -114,7 +116,7 @@ int parse(int argc, char **argv, TuneArgs &a) {
     }
     const char *known[] = {"--build",      "--run",   "--output", "--edf",  "-n",
                            "--mpirun-arg", "--db",    "--target", "--grow", "--rounds",
-                           "--from",       "--label", "--repeat"};
+                           "--from",       "--label", "--repeat", "--wait"};
     bool is_known = false;
     for (const char *k : known)
       is_known = is_known || arg == k;
@@ -126,6 +128,8 @@ int parse(int argc, char **argv, TuneArgs &a) {
     if (arg == "--output") a.output = value;
     if (arg == "--edf") a.edf = value;
     if (arg == "--db") a.db = value;
+    if (arg == "--wait" && !parse_wait(value, a.wait))
+      return usage_error("--wait takes seconds, 0 or more, not '" + value + "'");
     if (arg == "--from") a.from = value;
     if (arg == "--label") { // the rounds' labels are PREFIX-1, ...: they must be good labels
       a.label = value;
@@ -651,7 +655,7 @@ int tune(int argc, char **argv) {
   std::unique_ptr<store::Database> db;
   std::string prefix;
   try {
-    db = store::open(args.db);
+    db = store::open(args.db, {.wait_seconds = args.wait});
     prefix = label_prefix(*db, args.label);
   } catch (const store::Error &e) {
     std::cerr << "idb tune: " << e.what() << '\n';

@@ -1,6 +1,6 @@
 -- name: cpu_wall_gap
 -- answers: nodes whose CPU-timed activations spent much less CPU time than wall time (CPU/wall ratio below a bound): suspects for blocking, waiting and synchronisation, largest off-CPU time first.
--- parameters: :run (run label), :max_ratio (report ratios below this, e.g. 0.5)
+-- parameters: :run text (run label), :max_ratio real (report ratios below this, e.g. 0.5)
 -- The wall time of the CPU-timed activations is the node's total when all were timed,
 -- else mean * cpu_count (as in the SQLite view node_cpu_ratio).
 WITH timed AS (

@@ -1,6 +1,6 @@
 -- name: critical_path
 -- answers: the top-down critical path of one rank and thread of a run: from the root, the child with the most inclusive time at each level, down to a leaf.
--- parameters: :run (run label), :rank (MPI rank, e.g. 0), :thread (thread slot, e.g. 0)
+-- parameters: :run text (run label), :rank integer (MPI rank, e.g. 0), :thread integer (thread slot, e.g. 0)
 -- Ties go to the lower node index. Named CFHs of the rank and thread are walked too, one
 -- path each (cfh_id tells them apart).
 WITH RECURSIVE start AS (

@@ -1,6 +1,6 @@
 -- name: hottest_procedures
 -- answers: the PROC probes with the most inclusive time in a run, summed over every node of the probe (all ranks, threads and call paths), with their share of the run's time (the sum of the roots' time).
--- parameters: :run (run label), :limit (how many rows, e.g. 20)
+-- parameters: :run text (run label), :limit integer (how many rows, e.g. 20)
 -- A recursive procedure's nested nodes each add their own inclusive time, so its sum can
 -- exceed its wall time; the share is then above what the procedure really took. The run's
 -- time is the sum of the threads' roots: a named CFH's root spans its object's life, which

@@ -1,6 +1,6 @@
 -- name: imbalance
 -- answers: load imbalance across the ranks of a run, per probe: each rank's inclusive total of the probe, then their min, max, mean, imbalance (max/mean) and the rank holding the max; on a summary-mode run, the spread of the probe's heaviest node (basis, nodes).
--- parameters: :run (run label)
+-- parameters: :run text (run label)
 -- basis 'ranks' (a CFH per rank): a rank that never reached the probe counts as 0 (min is
 -- then 0); ties for the max go to the lower rank. basis 'spread' (summary mode, one CFH for
 -- every rank): per-rank sums over several nodes cannot be rebuilt from each node's spread,

@@ -1,6 +1,6 @@
 -- name: noise_share
 -- answers: per probe of a run, how much of its inclusive time is the probes' own cost: the noise of every node below its nodes over their inclusive time, largest share first.
--- parameters: :run (run label)
+-- parameters: :run text (run label)
 -- The noise inside a node's interval is its descendants' noise (corrected = inclusive -
 -- descendant_noise in node_stats), so that is what counts here. The root probe's row sums
 -- the threads' roots only: a named CFH's root spans its object's life.

@@ -1,6 +1,6 @@
 -- name: probe_across_runs
 -- answers: one probe, named by its ID or its exact description, in every run of the database: the run's label and attributes, the probe's activations, inclusive time, time per activation and share of the run's time.
--- parameters: :probe (probe ID or description)
+-- parameters: :probe text (probe ID or description)
 -- attributes are "key=value" pairs in key order, joined with ", " (built by a recursive
 -- CTE, since SQLite and PostgreSQL name their string aggregates differently). The run's
 -- time, and the root probe's rows, come from the threads' CFHs: a named CFH's root spans

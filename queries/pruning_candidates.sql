@@ -1,6 +1,6 @@
 -- name: pruning_candidates
 -- answers: probes of a run called very often for very little time each (at least :min_count activations over the run, mean time per activation at most :max_mean seconds): candidates to remove, since their bookkeeping may cost more than they tell.
--- parameters: :run (run label), :min_count (e.g. 100000), :max_mean (seconds, e.g. 0.000001)
+-- parameters: :run text (run label), :min_count integer (e.g. 100000), :max_mean real (seconds, e.g. 0.000001)
 -- count is every activation, timed or throttled (node_stats.throttled: counted after
 -- runtime throttling stopped timing the node); mean is over the timed ones. noise_estimate
 -- charges each timed activation the run's calibrated cost of one start/stop pair and each

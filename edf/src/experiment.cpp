@@ -195,7 +195,7 @@ bool check(Checker &c, int end_line, Experiment &e) {
   if (!dblist) return c.fail(end_line, 1, "no [DBLIST] section (end of file)");
   if (!check_preamble(c, *preamble, e) || !check_dblist(c, *dblist, e)) return false;
   if (const Section *d = find(c.doc, SectionKind::descr)) e.descr = d->body;
-  if (const Section *a = find(c.doc, SectionKind::autoinst)) e.autoinst = a->body;
+  if (const Section *a = find(c.doc, SectionKind::autoinst)) e.autoinst = with_newlines(a->body);
   return true;
 }
 

@@ -14,8 +14,8 @@ namespace idb::edf {
 // The largest file parse() accepts (docs/edf.md).
 constexpr std::size_t kMaxFileBytes = 16u << 20;
 
-// One line of the input: its content without the line end, and the end ("\n", "\r\n" or
-// "" for a last line without one). Views into the parsed text.
+// One line of the input: its content without the line end, and the end ("\n", "\r\n", a
+// lone "\r", or "" for a last line without one). Views into the parsed text.
 struct RawLine {
   int number = 0;
   std::string_view content, eol;
@@ -25,6 +25,10 @@ struct RawLine {
 // nothing and sets `error`.
 std::vector<RawLine> split_lines(std::string_view text, const std::string &path,
                                  std::string &error);
+
+// `text` with each lone "\r" line end made "\n" ("\r\n" stays): a section body as the
+// selection parser and other line readers want it.
+std::string with_newlines(std::string_view text);
 
 // What a line starting with '[' is: a known section (kind set), or a problem with the
 // byte offset it is at.

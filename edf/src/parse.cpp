@@ -83,13 +83,17 @@ std::vector<RawLine> split_lines(std::string_view text, const std::string &path,
     return {};
   }
   for (std::size_t at = 0; at < text.size();) {
-    std::size_t end = text.find('\n', at);
+    // A line ends at "\n", "\r\n" or a lone "\r" (as old Mac editors write); the ending
+    // is kept as it was, so a rewrite keeps it.
+    std::size_t stop = text.find_first_of("\r\n", at);
+    if (stop == std::string_view::npos) stop = text.size();
+    std::size_t eol = stop == text.size()                                ? 0
+                      : text.substr(stop, 2) == std::string_view("\r\n") ? 2
+                                                                         : 1;
     RawLine l;
     l.number = int(lines.size()) + 1;
-    std::size_t stop = end == std::string_view::npos ? text.size() : end;
-    if (stop > at && end != std::string_view::npos && text[stop - 1] == '\r') --stop;
     l.content = text.substr(at, stop - at);
-    l.eol = text.substr(stop, end == std::string_view::npos ? 0 : end + 1 - stop);
+    l.eol = text.substr(stop, eol);
     if (l.content.size() > kMaxLine) {
       error =
           located(path, l.number, column_of(l.content, kMaxLine), "line longer than 65536 bytes");
@@ -101,9 +105,16 @@ std::vector<RawLine> split_lines(std::string_view text, const std::string &path,
       return {};
     }
     lines.push_back(l);
-    at = end == std::string_view::npos ? text.size() : end + 1;
+    at = stop + eol;
   }
   return lines;
+}
+
+std::string with_newlines(std::string_view text) {
+  std::string out(text);
+  for (std::size_t i = 0; i < out.size(); ++i)
+    if (out[i] == '\r' && (i + 1 == out.size() || out[i + 1] != '\n')) out[i] = '\n';
+  return out;
 }
 
 HeaderScan scan_header(std::string_view content) {

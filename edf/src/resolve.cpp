@@ -93,7 +93,10 @@ std::vector<RunRef> from_labels(const ResolvedEntry &r, const ResolveOptions &o,
 
 store::Database &Connections::get(const std::string &url) {
   auto it = open_.find(url);
-  if (it == open_.end()) it = open_.emplace(url, store::open(url, {.create = false})).first;
+  if (it == open_.end()) {
+    store::OpenOptions options{.create = false, .read_only = true, .wait_seconds = wait_seconds_};
+    it = open_.emplace(url, store::open(url, options)).first;
+  }
   return *it->second;
 }
 

@@ -26,10 +26,15 @@ std::string eol_of(const Document &doc) {
   return "\n";
 }
 
+// Whether `text` ends with a line end of any kind ("\n", "\r\n" or a lone "\r").
+bool ends_line(const std::string &text) {
+  return text.ends_with('\n') || text.ends_with('\r');
+}
+
 // Makes sure the text before a new part ends with a line end.
 void end_last_line(Document &doc) {
   if (doc.sections.empty()) {
-    if (!doc.preface.empty() && doc.preface.back() != '\n') doc.preface += eol_of(doc);
+    if (!doc.preface.empty() && !ends_line(doc.preface)) doc.preface += eol_of(doc);
     return;
   }
   Section &s = doc.sections.back();
@@ -37,7 +42,7 @@ void end_last_line(Document &doc) {
   if (!s.lines.empty()) {
     if (s.lines.back().eol.empty()) s.lines.back().eol = eol;
   } else if (!s.body.empty()) {
-    if (s.body.back() != '\n') s.body += eol;
+    if (!ends_line(s.body)) s.body += eol;
   } else if (s.header_eol.empty()) {
     s.header_eol = eol;
   }
@@ -119,13 +124,24 @@ std::string save(const Document &doc, const std::string &path) {
 
 std::optional<std::string> autoinst(const Document &doc) {
   for (const Section &s : doc.sections)
-    if (s.kind == SectionKind::autoinst) return s.body;
+    if (s.kind == SectionKind::autoinst) return with_newlines(s.body);
   return std::nullopt;
 }
 
 std::string set_autoinst(Document &doc, std::string_view selection) {
+  // A selection's lines end in "\n" (or "\r\n"), as its own parser reads them.
+  for (std::size_t i = 0, line = 1, start = 0; i < selection.size(); ++i) {
+    if (selection[i] == '\n') {
+      ++line;
+      start = i + 1;
+    }
+    if (selection[i] == '\r' && (i + 1 == selection.size() || selection[i + 1] != '\n'))
+      return located("the selection", int(line), column_of(selection.substr(start), i - start),
+                     "a carriage return alone inside a line (a selection ends lines with \\n)");
+  }
+  std::string eol = eol_of(doc);
   std::string body(selection);
-  if (!body.empty() && body.back() != '\n') body += eol_of(doc);
+  if (!body.empty() && body.back() != '\n') body += eol == "\r" ? "\n" : eol;
   std::string bad;
   split_lines(body, "selection", bad); // must read back: text, no stray control bytes
   if (!bad.empty()) return "the " + bad;
@@ -139,6 +155,13 @@ std::string set_autoinst(Document &doc, std::string_view selection) {
       return "line " + std::to_string(line) + " of the selection reads as a section header: '" +
              std::string(content) + "'";
     start = end + 1;
+  }
+  if (eol == "\r") { // a file whose lines end in a lone "\r" keeps them so
+    std::string ends;
+    for (std::size_t i = 0; i < body.size(); ++i)
+      if (body[i] != '\n' || i == 0 || body[i - 1] != '\r')
+        ends += body[i] == '\n' ? '\r' : body[i];
+    body = std::move(ends);
   }
   Section *s = find(doc, SectionKind::autoinst);
   if (!s) {

@@ -34,19 +34,8 @@ std::string default_value(const std::string &name, const RunData *run) {
 
 std::vector<std::string> parameter_names(const std::string &header) {
   std::vector<std::string> names;
-  int depth = 0; // inside parentheses the text explains, and a ':' there is no name
-  for (std::size_t i = 0; i < header.size(); ++i) {
-    char c = header[i];
-    if (c == '(') ++depth;
-    if (c == ')' && depth > 0) --depth;
-    if (c != ':' || depth > 0) continue;
-    std::size_t end = i + 1;
-    while (end < header.size() &&
-           (std::isalnum(static_cast<unsigned char>(header[end])) || header[end] == '_'))
-      ++end;
-    if (end > i + 1) names.push_back(header.substr(i + 1, end - i - 1));
-    i = end - 1;
-  }
+  for (const queries::Parameter &p : queries::parse_declarations(header))
+    names.push_back(p.name);
   return names;
 }
 

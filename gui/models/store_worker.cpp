@@ -23,7 +23,8 @@ void StoreWorker::open(const QString &url) {
   try {
     db_.reset();
     store::OpenOptions options;
-    options.create = false; // a mistyped path must not leave an empty database behind
+    options.create = false;   // a mistyped path must not leave an empty database behind
+    options.read_only = true; // the GUI only reads: its console cannot change the database
     db_ = store::open(url.toStdString(), options);
     url_ = url.toStdString();
     runs_ = store::runs(*db_);

@@ -89,6 +89,17 @@ void SqlConsole::run() {
     emit error(QString::fromStdString(problem));
     return;
   }
+  // A canned query as it stands takes its parameters of the types it declares.
+  const queries::CannedQuery *q =
+      canned_->currentIndex() > 0
+          ? queries::find_canned_query(canned_->currentData().toString().toStdString())
+          : nullptr;
+  if (q && editor_->toPlainText().toStdString() == q->sql) {
+    if (std::string wrong = queries::parameter_problem(*q, *params); !wrong.empty()) {
+      emit error(QString::fromStdString(wrong));
+      return;
+    }
+  }
   emit runRequested(editor_->toPlainText(), *params);
 }
 

@@ -159,6 +159,8 @@ std::string label_problem(const std::string &label) {
 }
 
 LoadResult load(Database &db, const profile::Profile &profile, const LoadOptions &options) {
+  if (db.read_only())
+    throw ReadOnlyError("cannot load into " + db.location() + ": it is open read-only");
   LoadResult result;
   result.label = options.label.empty() ? default_label(profile) : options.label;
   if (std::string problem = label_problem(result.label); !problem.empty())

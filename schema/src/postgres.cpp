@@ -5,9 +5,12 @@
 #include "postgres.hpp"
 
 #include "idb_store_pg_migrations.hpp"
+#include "open.hpp"
 
 #include <pqxx/pqxx>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <string>
 #include <string_view>
@@ -123,6 +126,13 @@ void pg_rethrow(const PostgresDatabase &db, std::string_view what) {
   // threw pass through unchanged.
   try {
     throw;
+  } catch (const pqxx::sql_error &e) {
+    if (e.sqlstate() == "55P03") // lock_not_available: lock_timeout passed
+      throw Error(db.scrub(std::string(what) + ": another session held a lock past the time " +
+                           "this command waits for it (--wait SECONDS sets it)"));
+    if (e.sqlstate() == "25006") // read_only_sql_transaction
+      throw ReadOnlyError(db.scrub(std::string(what) + ": " + e.what()));
+    throw Error(db.scrub(std::string(what) + ": " + e.what()));
   } catch (const pqxx::pqxx_exception &e) {
     throw Error(db.scrub(std::string(what) + ": " + e.base().what()));
   }
@@ -131,7 +141,7 @@ void pg_rethrow(const PostgresDatabase &db, std::string_view what) {
 namespace {
 
 // 0 for a database without IDB's tables; refuses one that holds other tables only.
-int stored_version(pqxx::work &w, const std::string &where) {
+int stored_version(pqxx::transaction_base &w, const std::string &where) {
   pqxx::row tables =
       w.exec1("SELECT count(*), count(*) FILTER (WHERE table_name = 'idb_schema') "
               "FROM information_schema.tables WHERE table_schema = current_schema()");
@@ -145,43 +155,64 @@ int stored_version(pqxx::work &w, const std::string &where) {
   return version[0][0].as<int>();
 }
 
-void migrate(PostgresDatabase &db) {
+// Returns the version the database had before.
+int migrate(PostgresDatabase &db) {
   pqxx::work w(db.connection());
   // Concurrent first opens would both create the tables: one waits for the other here.
   w.exec("SELECT pg_advisory_xact_lock(7283911)");
   int version = stored_version(w, db.location());
-  if (version > postgres_schema_version())
-    throw Error(db.location() + " has schema version " + std::to_string(version) +
-                ", newer than this idb knows (" + std::to_string(postgres_schema_version()) +
-                "): use a newer idb");
-  if (version == postgres_schema_version()) return;
+  check_version(db.location(), version, postgres_schema_version(), false);
+  if (version == postgres_schema_version()) return version;
   for (int next = version + 1; next <= postgres_schema_version(); ++next) {
     w.exec(std::string(kPostgresMigrations[std::size_t(next - 1)]));
     w.exec_params("UPDATE idb_schema SET version = $1", next);
   }
   w.commit();
+  return version;
+}
+
+// What lock_timeout takes for `seconds` of waiting (0 there would mean for ever).
+std::string lock_timeout(double seconds) {
+  double ms = seconds > 0 ? seconds * 1000 : 1;
+  return std::to_string(std::int64_t(std::min(ms, 2147483647.0)));
 }
 
 } // namespace
 
-PostgresDatabase::PostgresDatabase(const std::string &url) : url_(parse_postgres_url(url)) {
+PostgresDatabase::PostgresDatabase(const std::string &url, const OpenOptions &options)
+    : url_(parse_postgres_url(url)), read_only_(options.read_only) {
   try {
     connection_ = std::make_unique<pqxx::connection>(url);
   } catch (const std::exception &e) {
     throw Error(
         scrub("cannot connect to PostgreSQL at " + url_.server + ": " + connect_reason(e.what())));
   }
-  pg_check(*this, "cannot prepare the connection to " + location(),
-           [&] { pqxx::nontransaction(*connection_).exec("SET client_min_messages = warning"); });
-  pg_check(*this, "cannot bring the schema of " + location() + " up to date",
-           [&] { migrate(*this); });
+  pg_check(*this, "cannot prepare the connection to " + location(), [&] {
+    pqxx::nontransaction setup(*connection_);
+    setup.exec("SET client_min_messages = warning");
+    setup.exec("SET lock_timeout = " + lock_timeout(options.wait_seconds));
+    // Every transaction of a read-only connection is READ ONLY (the queries also open
+    // theirs so, which a statement cannot undo).
+    if (read_only_) setup.exec("SET default_transaction_read_only = on");
+  });
+  if (read_only_) {
+    int version = pg_check(*this, "cannot read the schema of " + location(), [&] {
+      pqxx::read_transaction r(*connection_);
+      return stored_version(r, location());
+    });
+    check_version(location(), version, postgres_schema_version(), true);
+    version_at_open_ = version;
+    return;
+  }
+  version_at_open_ = pg_check(*this, "cannot bring the schema of " + location() + " up to date",
+                              [&] { return migrate(*this); });
 }
 
 PostgresDatabase::~PostgresDatabase() = default;
 
 int PostgresDatabase::version() {
   return pg_check(*this, "cannot read the schema version", [&] {
-    pqxx::work w(*connection_);
+    pqxx::read_transaction w(*connection_);
     return w.exec1("SELECT version FROM idb_schema")[0].as<int>();
   });
 }

@@ -24,13 +24,14 @@ PostgresUrl parse_postgres_url(const std::string &url);
 // An open connection to a PostgreSQL database, schema migrated. Closed by the destructor.
 class PostgresDatabase final : public Database {
 public:
-  // Connects (libpq reads PGPASSWORD or ~/.pgpass) and applies missing migrations. Throws
-  // Error("cannot connect to PostgreSQL at HOST:PORT: reason") on one line.
-  explicit PostgresDatabase(const std::string &url);
+  // Connects (libpq reads PGPASSWORD or ~/.pgpass) and, unless read-only, applies missing
+  // migrations. Throws Error("cannot connect to PostgreSQL at HOST:PORT: reason") on one line.
+  PostgresDatabase(const std::string &url, const OpenOptions &options);
   ~PostgresDatabase() override;
   std::string engine() const override { return "postgresql"; }
   std::string location() const override { return url_.printable; }
   int version() override;
+  bool read_only() const override { return read_only_; }
   // Reads the whole result, then hands its rows over (postgres_query.cpp).
   std::vector<std::string> for_each_row(const std::string &sql, const KeyValues &params,
                                         const RowCallback &each) override;
@@ -43,6 +44,7 @@ public:
 
 private:
   PostgresUrl url_;
+  bool read_only_;
   std::unique_ptr<pqxx::connection> connection_;
 };
 
@@ -50,7 +52,9 @@ private:
 int postgres_schema_version();
 
 // Runs `body`; turns a libpqxx exception it throws into Error("<what>: <message>") (one
-// line, password scrubbed). Any other exception (Error among them) passes through.
+// line, password scrubbed; a lock waited for past lock_timeout says so, and a write in a
+// read-only transaction is ReadOnlyError). Any other exception (Error among them) passes
+// through.
 template <typename Body>
 auto pg_check(const PostgresDatabase &db, std::string_view what, Body &&body) -> decltype(body());
 [[noreturn]] void pg_rethrow(const PostgresDatabase &db, std::string_view what);

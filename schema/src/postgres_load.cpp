@@ -101,6 +101,9 @@ public:
   }
   bool label_taken(const std::string &label) override {
     return pg_check(db_, what_, [&] {
+      // Loads of one label take turns from here to their commit, so the second one sees the
+      // first's run rather than failing on the unique index.
+      work_->exec_params("SELECT pg_advisory_xact_lock(7283912, hashtext($1))", label);
       return !work_->exec_params("SELECT 1 FROM runs WHERE label = $1", label).empty();
     });
   }

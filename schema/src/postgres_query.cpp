@@ -234,8 +234,8 @@ constexpr int kFetch = 10000;
 // Walks a query through a cursor, kFetch rows at a time, so a large result never sits in
 // memory whole. False (the transaction back as it was) when the server will not make a
 // cursor of it, e.g. a WITH holding an INSERT.
-bool through_cursor(pqxx::work &w, const std::string &sql, const std::vector<std::string> &values,
-                    RowFeed &feed) {
+bool through_cursor(pqxx::transaction_base &w, const std::string &sql,
+                    const std::vector<std::string> &values, RowFeed &feed) {
   w.exec("SAVEPOINT idb_cursor");
   try {
     w.exec_params("DECLARE idb_rows NO SCROLL CURSOR FOR " + sql,
@@ -262,11 +262,19 @@ std::vector<std::string> PostgresDatabase::for_each_row(const std::string &sql,
   Numbered numbered = number_parameters(sql);
   std::vector<std::string> values = parameter_values(numbered, params);
   RowFeed feed(each);
-  pg_check(*this, "SQL error", [&] {
-    pqxx::work w(connection());
+  auto run = [&](pqxx::transaction_base &w) {
     if (!cursor_candidate(numbered.sql) || !through_cursor(w, numbered.sql, values, feed))
       feed.feed(w.exec_params(numbered.sql, pqxx::prepare::make_dynamic_params(values)));
     w.commit();
+  };
+  pg_check(*this, "SQL error", [&] {
+    if (read_only()) {
+      pqxx::read_transaction w(connection());
+      run(w);
+    } else {
+      pqxx::work w(connection());
+      run(w);
+    }
   });
   return feed.names();
 }

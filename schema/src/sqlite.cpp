@@ -5,13 +5,21 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
+
 namespace idb::store::detail {
 
 void check(sqlite3 *db, int rc, std::string_view what) {
   if (rc == SQLITE_OK || rc == SQLITE_ROW || rc == SQLITE_DONE) return;
   std::string message(what);
   message += ": ";
+  if ((rc & 0xff) == SQLITE_BUSY) {
+    message += "another process held the database past the time this command waits for it "
+               "(--wait SECONDS sets it)";
+    throw Error(message);
+  }
   message += db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
+  if ((rc & 0xff) == SQLITE_READONLY) throw ReadOnlyError(message);
   throw Error(message);
 }
 
@@ -30,9 +38,13 @@ void configure_once() {
 
 } // namespace
 
-Connection::Connection(const std::string &path, bool create) : path_(path) {
+Connection::Connection(const std::string &path, const OpenOptions &options) : path_(path) {
   configure_once();
-  int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | (create ? SQLITE_OPEN_CREATE : 0);
+  int flags = SQLITE_OPEN_NOMUTEX;
+  if (options.read_only)
+    flags |= SQLITE_OPEN_READONLY;
+  else
+    flags |= SQLITE_OPEN_READWRITE | (options.create ? SQLITE_OPEN_CREATE : 0);
   int rc = sqlite3_open_v2(path.c_str(), &db_, flags, nullptr);
   if (rc != SQLITE_OK) {
     std::string message =
@@ -41,8 +53,9 @@ Connection::Connection(const std::string &path, bool create) : path_(path) {
     throw Error(message);
   }
   sqlite3_extended_result_codes(db_, 1);
-  // Wait for another writer rather than failing at once.
-  sqlite3_busy_timeout(db_, 10000);
+  // Wait for another writer rather than failing at once (SQLite sleeps and retries).
+  double wait_ms = std::clamp(options.wait_seconds, 0.0, 86400.0 * 24) * 1000;
+  sqlite3_busy_timeout(db_, int(wait_ms));
   try {
     exec("PRAGMA foreign_keys = ON", "cannot enable foreign keys on " + path);
     register_functions(db_);

@@ -14,13 +14,16 @@ struct sqlite3_stmt;
 
 namespace idb::store::detail {
 
-// Throws Error("<what>: <SQLite's message>") unless rc is SQLITE_OK, _ROW or _DONE.
+// Throws Error("<what>: <SQLite's message>") unless rc is SQLITE_OK, _ROW or _DONE: for a
+// lock held past the wait, a sentence saying so; ReadOnlyError for a write refused on a
+// read-only connection.
 void check(sqlite3 *db, int rc, std::string_view what);
 
-// One open SQLite connection with foreign keys on. Closed by the destructor.
+// One open SQLite connection with foreign keys on, read-only or not as `options` say, that
+// waits `options.wait_seconds` for other connections' locks. Closed by the destructor.
 class Connection {
 public:
-  Connection(const std::string &path, bool create);
+  Connection(const std::string &path, const OpenOptions &options);
   ~Connection();
   Connection(const Connection &) = delete;
   Connection &operator=(const Connection &) = delete;
@@ -83,15 +86,21 @@ private:
 // The SQLite implementation of Database.
 class SqliteDatabase final : public Database {
 public:
-  SqliteDatabase(const std::string &path, bool create) : connection(path, create) {}
+  SqliteDatabase(const std::string &path, const OpenOptions &options)
+      : connection(path, options), read_only_(options.read_only) {}
   std::string engine() const override { return "sqlite"; }
   std::string location() const override { return connection.path(); }
   int version() override;
+  bool read_only() const override { return read_only_; }
+  void set_version_at_open(int version) { version_at_open_ = version; }
   std::vector<std::string> for_each_row(const std::string &sql, const KeyValues &params,
                                         const RowCallback &each) override;
   std::unique_ptr<LoadSession> begin_load() override;
 
   Connection connection;
+
+private:
+  bool read_only_;
 };
 
 // `value` in its shortest exact decimal form ("0.1", "1e-05"), as query() shows numbers.

@@ -96,6 +96,9 @@ std::vector<std::string> SqliteDatabase::for_each_row(const std::string &sql,
   sqlite3_finalize(raw);
   refuse_second_statement(tail);
   Statement s(connection, std::string_view(sql.c_str(), std::size_t(tail - sql.c_str())));
+  if (read_only_ && !sqlite3_stmt_readonly(s.handle()))
+    throw ReadOnlyError("SQL error: the statement would change " + connection.path() +
+                        ", which this command opens read-only");
   bind_params(s, params);
   auto columns = std::size_t(sqlite3_column_count(s.handle()));
   std::vector<std::string> names;

@@ -197,8 +197,8 @@ TEST(EdfParse, BinaryJunk) {
   EXPECT_EQ(error_of(nul), "x.edf:3:4: binary data (byte 0x00), not text");
   EXPECT_EQ(error_of("[PREAMBLE]\nMode COM\x01PARE\n"),
             "x.edf:2:9: binary data (byte 0x01), not text");
-  EXPECT_EQ(error_of("[PREAMBLE]\nMode COMPARE\r\r\n"),
-            "x.edf:2:13: binary data (byte 0x0d), not text");
+  EXPECT_EQ(error_of("[PREAMBLE]\nMode COMPARE\x0b\n"),
+            "x.edf:2:13: binary data (byte 0x0b), not text");
   EXPECT_EQ(error_of("[PREAMBLE]\nAnalyst \xff\xfe\n"), "x.edf:2:9: not UTF-8 text");
   EXPECT_EQ(error_of("[PREAMBLE]\nAnalyst \xc0\xaf\n"), "x.edf:2:9: not UTF-8 text"); // overlong
   EXPECT_EQ(error_of("\x89PNG\r\n\x1a\n"), "x.edf:1:1: not UTF-8 text");
@@ -236,6 +236,29 @@ TEST(EdfParse, AByteOrderMarkAndCrlfLineEndsAreRead) {
   Document doc = *r.document;
   set_autoinst(doc, "include proc\n");
   EXPECT_EQ(0u, write(doc).find("\xEF\xBB\xBF[PREAMBLE]\r\n")) << write(doc);
+}
+
+// Lone carriage returns (old Mac editors) end lines as "\n" does: the same experiment,
+// the selection read with "\n" line ends, and a rewrite keeps the file's own line ends.
+TEST(EdfParse, LoneCarriageReturnLineEndsAreRead) {
+  std::string text = "[PREAMBLE]\rMode COMPARE\rAnalyst a b\r[AUTOINST]\rinclude x\rexclude y\r"
+                     "[DBLIST]\rr1 first\rr2\r";
+  ParseResult r = parse(text, "mac.edf");
+  ASSERT_TRUE(r.document) << r.error;
+  EXPECT_EQ(Mode::compare, r.experiment.mode);
+  EXPECT_EQ("a b", r.experiment.analyst);
+  ASSERT_EQ(2u, r.experiment.dblist.size());
+  EXPECT_EQ("first", r.experiment.dblist[0].note);
+  EXPECT_EQ("include x\nexclude y\n", r.experiment.autoinst);
+  EXPECT_EQ("include x\nexclude y\n", autoinst(*r.document).value_or("none"));
+  EXPECT_EQ(text, write(*r.document));
+  Document doc = *r.document;
+  ASSERT_EQ("", set_autoinst(doc, "include z\r\nexclude w"));
+  EXPECT_NE(std::string::npos, write(doc).find("[AUTOINST]\rinclude z\rexclude w\r[DBLIST]\r"))
+      << write(doc);
+  // An error names the line as the reader counts them.
+  std::string error = parse("[PREAMBLE]\rMode SOMETIMES\r[DBLIST]\r", "mac.edf").error;
+  EXPECT_EQ(0u, error.find("mac.edf:2:6: ")) << error;
 }
 
 // What is not a regular file is refused at once: a FIFO would block, /dev/zero would be

@@ -66,7 +66,8 @@ TEST(EdfWrite, SetAutoinstRefusesAHeaderLine) {
   EXPECT_EQ(set_autoinst(doc, "ok\n[DBLIST]\n"),
             "line 2 of the selection reads as a section header: '[DBLIST]'");
   EXPECT_EQ(write(doc), text);
-  EXPECT_EQ(set_autoinst(doc, "a\rb\n"), "the selection:1:2: binary data (byte 0x0d), not text");
+  EXPECT_EQ(set_autoinst(doc, "a\rb\n"), "the selection:1:2: a carriage return alone inside a "
+                                         "line (a selection ends lines with \\n)");
   EXPECT_EQ(write(doc), text);
   // Bracketed lines that are not headers, and indented ones, are fine.
   EXPECT_EQ(set_autoinst(doc, "[select]\n [DBLIST]\n"), "");

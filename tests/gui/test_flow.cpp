@@ -9,6 +9,7 @@
 #include "chart_panel.hpp"
 #include "csv.hpp"
 #include "files.hpp"
+#include "idb/queries.hpp"
 #include "main_window.hpp"
 
 #include <QChartView>
@@ -155,6 +156,19 @@ TEST_F(Flow, RunsACannedQueryAndChartsIt) {
   console.setSql("SELECT 1", "broken");
   console.run();
   EXPECT_EQ(window.errorText(), "parameter 'broken' is not key=value");
+
+  // A canned query takes its parameters of the types it declares.
+  ASSERT_TRUE(console.chooseCanned("hottest_procedures"));
+  console.setSql(QString::fromStdString(queries::find_canned_query("hottest_procedures")->sql),
+                 "run=x; limit=abc");
+  console.run();
+  EXPECT_EQ(window.errorText(),
+            "parameter limit of hottest_procedures takes a whole number, not 'abc'");
+  // The console only reads.
+  console.setSql("DELETE FROM runs");
+  console.run();
+  ASSERT_TRUE(failed.wait(kWaitMs));
+  EXPECT_TRUE(window.errorText().contains("read-only")) << window.errorText().toStdString();
 }
 
 TEST_F(Flow, ExportsPngSvgAndCsvWithContent) {

@@ -59,6 +59,26 @@ std::unique_ptr<TestDatabase> fresh_database() {
   return std::make_unique<PostgresTestDatabase>();
 }
 
+std::shared_ptr<void> hold_write_lock(const TestDatabase &db) {
+  struct Hold {
+    explicit Hold(const std::string &url) : c(url), w(c) {
+      w.exec("LOCK TABLE runs IN EXCLUSIVE MODE");
+    }
+    pqxx::connection c;
+    pqxx::work w; // rolled back when destroyed
+  };
+  return std::make_shared<Hold>(db.url());
+}
+
+std::shared_ptr<void> hold_read(const TestDatabase &db) {
+  struct Hold {
+    explicit Hold(const std::string &url) : c(url), r(c) { r.exec("SELECT count(*) FROM runs"); }
+    pqxx::connection c;
+    pqxx::transaction<pqxx::isolation_level::repeatable_read> r;
+  };
+  return std::make_shared<Hold>(db.url());
+}
+
 std::unique_ptr<TestDatabase> database_of_version(int version) {
   std::string fixture =
       std::string(IDB_TEST_FIXTURES) + "/schema-v" + std::to_string(version) + ".postgresql.sql";

@@ -115,6 +115,44 @@ TEST_F(Queries, CliBadParametersFail) {
   EXPECT_EQ("idb export: --format takes csv or json\n", r.err);
 }
 
+// A canned query's parameters are typed in its header; a value of another type is refused
+// before the database sees it (it would otherwise read as an empty answer).
+TEST_F(Queries, CliRefusesAParameterOfTheWrongType) {
+  auto type_name = [](idb::queries::ParamType t) {
+    return t == idb::queries::ParamType::integer ? "integer"
+           : t == idb::queries::ParamType::real  ? "real"
+                                                 : "text";
+  };
+  for (const idb::queries::CannedQuery &q : idb::queries::canned_queries()) {
+    EXPECT_FALSE(q.declared.empty()) << q.name;
+    for (const idb::queries::Parameter &p : q.declared)
+      EXPECT_NE(std::string::npos, q.parameters.find(":" + p.name + " " + type_name(p.type) + " ("))
+          << q.name << ": :" << p.name << " declares no type";
+  }
+  const std::pair<std::vector<std::string>, std::string> cases[] = {
+      {{"hottest_procedures", "--param", "run=syn", "--param", "limit='; DROP TABLE runs; --"},
+       "parameter limit of hottest_procedures takes a whole number, not ''; DROP TABLE runs; --'"},
+      {{"critical_path", "--param", "run=syn", "--param", "rank=1.5", "--param", "thread=0"},
+       "parameter rank of critical_path takes a whole number, not '1.5'"},
+      {{"cpu_wall_gap", "--param", "run=syn", "--param", "max_ratio=nan"},
+       "parameter max_ratio of cpu_wall_gap takes a number, not 'nan'"},
+      {{"pruning_candidates", "--param", "run=syn", "--param", "min_count=", "--param",
+        "max_mean=1e-6"},
+       "parameter min_count of pruning_candidates takes a whole number, not ''"}};
+  for (const auto &[args, message] : cases)
+    for (const char *command : {"query", "export"}) {
+      std::vector<std::string> line = {command, "--db", dir.file("idb.db")};
+      line.insert(line.end(), args.begin(), args.end());
+      RunResult r = idb(line);
+      EXPECT_EQ(2, r.status) << r.err;
+      EXPECT_EQ(std::string("idb ") + command + ": " + message + "\n", r.err);
+    }
+  // Values of the right type run.
+  RunResult r = idb({"query", "--db", dir.file("idb.db"), "critical_path", "--param", "run=syn",
+                     "--param", "rank=+1", "--param", "thread=0"});
+  EXPECT_EQ(0, r.status) << r.err;
+}
+
 // A typo in the run's label is an error, not an empty answer ("no imbalance").
 TEST_F(Queries, CliRefusesARunThatIsNotStored) {
   for (const char *command : {"query", "export"}) {

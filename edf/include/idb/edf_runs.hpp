@@ -30,11 +30,16 @@ public:
 // entries that name it.
 class Connections {
 public:
+  // Experiments only read: every database opens read-only, waiting `wait_seconds` for
+  // another connection's lock.
+  explicit Connections(double wait_seconds = store::kDefaultWaitSeconds)
+      : wait_seconds_(wait_seconds) {}
   // The open database at `url` (a path, sqlite:PATH or postgresql://...). Throws
   // store::Error when it cannot be opened or is not an IDB database.
   store::Database &get(const std::string &url);
 
 private:
+  double wait_seconds_;
   std::map<std::string, std::unique_ptr<store::Database>> open_;
 };
 

@@ -26,6 +26,12 @@ public:
   using std::runtime_error::runtime_error;
 };
 
+// A statement that would change a database opened read-only (OpenOptions::read_only).
+class ReadOnlyError : public Error {
+public:
+  using Error::Error;
+};
+
 // The schema version this build knows (the number of migration scripts).
 int schema_version();
 
@@ -68,20 +74,41 @@ public:
   virtual std::string location() const = 0;
   // The schema version stored in the database.
   virtual int version() = 0;
+  // Whether it was opened read-only (OpenOptions::read_only).
+  virtual bool read_only() const = 0;
+  // The schema version it had when opened, before any migration (0: a new database).
+  int version_at_open() const { return version_at_open_; }
 
   // The engine's side of query_rows() and load(): call those instead.
   virtual std::vector<std::string> for_each_row(const std::string &sql, const KeyValues &params,
                                                 const RowCallback &each) = 0;
   virtual std::unique_ptr<detail::LoadSession> begin_load() = 0;
+
+protected:
+  int version_at_open_ = 0;
 };
+
+// How long a connection waits for another one's lock before it gives up, by default: long
+// enough for any load another user may be running into the same database.
+inline constexpr double kDefaultWaitSeconds = 600;
 
 struct OpenOptions {
   bool create = true; // create a missing SQLite file; false: a missing file is an error
+  // Read-only: nothing is created or migrated, and a statement that would change the
+  // database throws ReadOnlyError (SQLite: a read-only connection; PostgreSQL: every
+  // statement in a READ ONLY transaction). A schema older than this build's is refused,
+  // naming both versions.
+  bool read_only = false;
+  // Seconds to wait for another connection's lock (SQLite's busy handler, PostgreSQL's
+  // lock_timeout); past it the statement fails with Error saying so.
+  double wait_seconds = kDefaultWaitSeconds;
 };
 
-// Opens `url`: a path, `sqlite:PATH` or `sqlite://PATH`, and applies any migrations the
-// database lacks in one transaction. Throws Error for another scheme, a file that is not
-// an IDB database, or a schema newer than this build knows.
+// Opens `url`: a path, `sqlite:PATH` or `sqlite://PATH`, or a postgresql:// URL. Unless
+// read-only, applies any migrations the database lacks in one transaction, and puts a
+// SQLite file in WAL mode (readers and one writer at a time never wait for each other).
+// Throws Error for another scheme, a file that is not an IDB database, or a schema newer
+// than this build knows (or older, read-only).
 std::unique_ptr<Database> open(const std::string &url, const OpenOptions &options = {});
 
 struct LoadOptions {
