@@ -4,15 +4,20 @@
 
 #include "crc32.h"
 #include "idb/input_file.hpp"
+#include "idb/probe.h"
 #include "idb/profile_format.h"
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <initializer_list>
+#include <limits>
 #include <memory>
+#include <optional>
+#include <unordered_set>
 
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
               "the profile reader assumes little-endian");
@@ -63,6 +68,15 @@ struct Section {
   std::string_view payload;
 };
 
+// What the sections read so far say that later ones must agree with: the order of
+// docs/profile-format.md (one META first, then one PROBES, then the CFHs), the probe ids,
+// and the run's rank count.
+struct Seen {
+  int meta = 0, probes = 0, cfhs = 0;
+  std::unordered_set<std::int32_t> probe_ids;
+  std::int64_t nprocs = 1;
+};
+
 // Reads one section header and checks its checksum.
 bool next_section(Cursor &file, Section &s) {
   std::size_t start = file.at;
@@ -85,9 +99,14 @@ bool next_section(Cursor &file, Section &s) {
   std::memset(header + 16, 0, 4);
   std::uint32_t crc = crc32(0, header, sizeof header);
   crc = crc32(crc, file.bytes.data() + file.at, length);
-  if (crc != stored || reserved != 0) {
+  if (crc != stored) {
     file.at = start;
     return file.fail("checksum mismatch in section of type " + std::to_string(s.type));
+  }
+  if (reserved != 0) {
+    file.at = start + 20;
+    return file.fail("non-zero reserved field in the header of a section of type " +
+                     std::to_string(s.type));
   }
   s.offset = file.at;
   s.payload = file.bytes.substr(file.at, length);
@@ -95,10 +114,63 @@ bool next_section(Cursor &file, Section &s) {
   return true;
 }
 
-bool read_meta(const Section &s, Profile &p, Cursor &c) {
+// `text` as a whole number from `low` to `high`, or nullopt.
+std::optional<std::int64_t> whole_number(const std::string &text, std::int64_t low,
+                                         std::int64_t high) {
+  if (text.empty() || text[0] == ' ' || text[0] == '+') return std::nullopt;
+  char *end = nullptr;
+  errno = 0;
+  long long value = std::strtoll(text.c_str(), &end, 10);
+  if (*end || errno || value < low || value > high) return std::nullopt;
+  return value;
+}
+
+// `text` as a finite number of at least `low`, or nullopt.
+std::optional<double> finite_number(const std::string &text, double low) {
+  if (text.empty() || text[0] == ' ') return std::nullopt;
+  char *end = nullptr;
+  double value = std::strtod(text.c_str(), &end);
+  if (*end || !std::isfinite(value) || value < low) return std::nullopt;
+  return value;
+}
+
+// Why the value of the META key `key` breaks docs/profile-format.md, or "" (keys it does
+// not constrain are free text).
+std::string meta_problem(const std::string &key, const std::string &value) {
+  constexpr std::int64_t kMaxRanks = 0x7fffffff;
+  auto bad = [&](const char *what) {
+    return "META " + key + " '" + value.substr(0, 40) + "' is not " + what;
+  };
+  if (key == "nprocs" && !whole_number(value, 1, kMaxRanks)) return bad("a rank count, 1 or more");
+  if (key == "rank" && !whole_number(value, 0, kMaxRanks - 1)) return bad("a rank, 0 or more");
+  if ((key == "threads" || key == "pid" || key == "max_nodes" || key == "max_depth") &&
+      !whole_number(value, 0, std::numeric_limits<std::int64_t>::max()))
+    return bad("a whole number, 0 or more");
+  if (key == "timer_hz" && !finite_number(value, std::numeric_limits<double>::min()))
+    return bad("a finite frequency above 0");
+  if ((key == "start_unix" || key == "end_unix" || key == "noise_per_activation_s" ||
+       key == "throttled_noise_per_activation_s" || key == "throttle_below_s") &&
+      !finite_number(value, 0))
+    return bad("a finite number, 0 or more");
+  return "";
+}
+
+bool read_meta(const Section &s, Profile &p, Cursor &c, Seen &seen) {
+  std::size_t rank_at = 0;
   for (std::uint32_t i = 0; i < s.count && c.error.empty(); ++i) {
+    std::size_t pair_at = c.at;
     std::string key = c.text("metadata key");
     std::string value = c.text("metadata value");
+    if (!c.error.empty()) break;
+    if (p.meta.count(key)) {
+      c.at = pair_at;
+      return c.fail("META key '" + key + "' given twice");
+    }
+    if (std::string problem = meta_problem(key, value); !problem.empty()) {
+      c.at = pair_at;
+      return c.fail(problem);
+    }
+    if (key == "rank") rank_at = pair_at;
     if (key == "argv") {
       std::size_t from = 0;
       while (from <= value.size() && !value.empty()) {
@@ -112,14 +184,21 @@ bool read_meta(const Section &s, Profile &p, Cursor &c) {
     }
     p.meta[key] = std::move(value);
   }
-  return c.error.empty();
+  if (!c.error.empty()) return false;
+  seen.nprocs = p.meta.count("nprocs") ? std::stoll(p.meta["nprocs"]) : 1;
+  if (p.meta.count("rank") && std::stoll(p.meta["rank"]) >= seen.nprocs) {
+    c.at = rank_at;
+    return c.fail("META rank " + p.meta["rank"] + " is not below nprocs " + p.meta["nprocs"]);
+  }
+  return true;
 }
 
-bool read_probes(const Section &s, Profile &p, Cursor &c) {
+bool read_probes(const Section &s, Profile &p, Cursor &c, Seen &seen) {
   // A probe takes at least 24 bytes (three numbers, three empty strings): a count the
   // payload cannot hold must not reserve memory before the cursor refuses it.
   p.probes.reserve(std::min<std::size_t>(s.count, s.payload.size() / 24));
   for (std::uint32_t i = 0; i < s.count && c.error.empty(); ++i) {
+    std::size_t probe_at = c.at;
     Probe probe;
     probe.id = c.get<std::int32_t>("probe id");
     probe.kind = int(c.get<std::uint32_t>("probe kind"));
@@ -127,6 +206,16 @@ bool read_probes(const Section &s, Profile &p, Cursor &c) {
     probe.description = c.text("probe description");
     probe.file = c.text("probe file");
     probe.function = c.text("probe function");
+    if (!c.error.empty()) break;
+    if (probe.kind < IDB_PROC || probe.kind > IDB_COMM) {
+      c.at = probe_at;
+      return c.fail("probe " + std::to_string(probe.id) + " has an unknown kind " +
+                    std::to_string(probe.kind));
+    }
+    if (!seen.probe_ids.insert(probe.id).second) {
+      c.at = probe_at;
+      return c.fail("probe id " + std::to_string(probe.id) + " appears twice in the probe table");
+    }
     p.probes.push_back(std::move(probe));
   }
   return c.error.empty();
@@ -145,7 +234,42 @@ void read_node(Cursor &c, Node &n, std::uint32_t record) {
 #undef IDB_GET_FIELD
 }
 
-bool read_cfh(const Section &s, Profile &p, Cursor &c) {
+// A statistic as the database can hold it: a time finite and 0 or more, a count or byte
+// total within a signed 64-bit column.
+bool field_ok(double value) {
+  return std::isfinite(value) && value >= 0;
+}
+bool field_ok(std::uint64_t value) {
+  return value <= std::uint64_t(std::numeric_limits<std::int64_t>::max());
+}
+const char *field_rule(double) {
+  return " is not a finite value, 0 or more";
+}
+const char *field_rule(std::uint64_t) {
+  return " is more than a database column holds";
+}
+std::string field_text(double value) {
+  char text[40];
+  std::snprintf(text, sizeof text, "%g", value);
+  return text;
+}
+std::string field_text(std::uint64_t value) {
+  return std::to_string(value);
+}
+
+// Why node `i` breaks docs/profile-format.md, or "".
+std::string node_problem(std::uint32_t i, const Node &n, const Seen &seen) {
+  std::string where = "node " + std::to_string(i) + " (probe " + std::to_string(n.probe) + ")";
+  if (!seen.probe_ids.count(n.probe)) return where + " names a probe not in the probe table";
+#define IDB_CHECK_FIELD(field, type, unit, merge, group, column)                                   \
+  if (!field_ok(n.stats.field))                                                                    \
+    return where + ": " + (column) + " " + field_text(n.stats.field) + field_rule(n.stats.field);
+  IDB_STATS_FIELDS(IDB_CHECK_FIELD)
+#undef IDB_CHECK_FIELD
+  return "";
+}
+
+bool read_cfh(const Section &s, Profile &p, Cursor &c, const Seen &seen) {
   Cfh cfh;
   cfh.rank = c.get<std::int32_t>("CFH header");
   cfh.thread = c.get<std::int32_t>("CFH header");
@@ -159,6 +283,18 @@ bool read_cfh(const Section &s, Profile &p, Cursor &c) {
   cfh.depth_overflow = c.get<std::uint64_t>("CFH header");
   cfh.name = c.text("CFH name");
   if (!c.error.empty()) return false;
+  if (cfh.summary ? cfh.rank != -1 : (cfh.rank < 0 || cfh.rank >= seen.nprocs)) {
+    c.at = 0;
+    return c.fail(cfh.summary ? "summary CFH of rank " + std::to_string(cfh.rank) + ", not -1"
+                              : "CFH of rank " + std::to_string(cfh.rank) + " in a run of " +
+                                    std::to_string(seen.nprocs) + " ranks");
+  }
+  for (std::uint64_t counter : {cfh.overflow, cfh.mismatches, cfh.unclosed, cfh.depth_overflow})
+    if (!field_ok(counter)) {
+      c.at = 16;
+      return c.fail("CFH counter " + std::to_string(counter) +
+                    " is more than a database column holds");
+    }
   if (record < IDB_NODE_RECORD_SIZE_1_0)
     return c.fail("node record size " + std::to_string(record) + " too small");
   if ((c.bytes.size() - c.at) != std::uint64_t(record) * s.count)
@@ -171,8 +307,14 @@ bool read_cfh(const Section &s, Profile &p, Cursor &c) {
     read_node(c, cfh.nodes[i], record);
     c.at = start + record; // fields a newer minor version appended are skipped
     std::uint32_t parent = cfh.nodes[i].parent;
-    if (i == 0 ? parent != kNoParent : parent >= i)
+    if (i == 0 ? parent != kNoParent : parent >= i) {
+      c.at = start;
       return c.fail("node " + std::to_string(i) + " has an invalid parent");
+    }
+    if (std::string problem = node_problem(i, cfh.nodes[i], seen); !problem.empty()) {
+      c.at = start;
+      return c.fail(problem);
+    }
   }
   p.cfhs.push_back(std::move(cfh));
   return true;
@@ -207,6 +349,16 @@ bool read_summary(const Section &s, Profile &p, Cursor &c) {
     c.get<std::uint32_t>("summary record");
     for (RankSpread *q : {&n.total, &n.count, &n.cpu, &n.sent, &n.received})
       read_spread(c, *q);
+    if (!c.error.empty()) return false;
+    bool finite = true;
+    for (const RankSpread *q : {&n.total, &n.count, &n.cpu, &n.sent, &n.received})
+      finite = finite && std::isfinite(q->min) && std::isfinite(q->max) && std::isfinite(q->mean) &&
+               std::isfinite(q->m2) && q->m2 >= 0;
+    if (!finite) {
+      c.at = start;
+      return c.fail("summary record of node " + std::to_string(&n - cfh.spread.data()) +
+                    " holds a value that is not finite");
+    }
     c.at = start + record; // fields a newer minor version appended are skipped
   }
   return c.error.empty();
@@ -233,18 +385,46 @@ bool read_header(Cursor &c, Profile &p) {
   return true;
 }
 
-bool read_section(const Section &s, Profile &p, std::string &error) {
+// Why section `s` cannot come where it is (docs/profile-format.md: one META first, then
+// one PROBES, then the CFHs with their SUMMARYs), or "".
+std::string order_problem(const Section &s, const Seen &seen) {
+  switch (s.type) {
+  case IDB_SECTION_META:
+    return seen.meta ? "a second META section"
+                     : (seen.probes || seen.cfhs ? "META section after other sections" : "");
+  case IDB_SECTION_PROBES:
+    if (seen.probes) return "a second PROBES section";
+    return seen.meta ? (seen.cfhs ? "PROBES section after a CFH section" : "")
+                     : "PROBES section before the META section";
+  case IDB_SECTION_CFH:
+  case IDB_SECTION_SUMMARY:
+    return seen.probes ? "" : "CFH section before the PROBES section";
+  default:
+    return "";
+  }
+}
+
+bool read_section(const Section &s, Profile &p, Seen &seen, std::string &error) {
   Cursor c{s.payload, 0, s.offset, {}};
+  if (std::string problem = order_problem(s, seen); !problem.empty()) {
+    c.base = s.offset - IDB_SECTION_HEADER_SIZE;
+    c.fail(problem);
+    error = c.error;
+    return false;
+  }
   bool ok = true;
   switch (s.type) {
   case IDB_SECTION_META:
-    ok = read_meta(s, p, c);
+    ok = read_meta(s, p, c, seen);
+    ++seen.meta;
     break;
   case IDB_SECTION_PROBES:
-    ok = read_probes(s, p, c);
+    ok = read_probes(s, p, c, seen);
+    ++seen.probes;
     break;
   case IDB_SECTION_CFH:
-    ok = read_cfh(s, p, c);
+    ok = read_cfh(s, p, c, seen);
+    ++seen.cfhs;
     break;
   case IDB_SECTION_SUMMARY:
     ok = read_summary(s, p, c);
@@ -285,6 +465,7 @@ ReadResult parse_profile(std::string_view bytes) {
   Cursor file{bytes, 0, 0, {}};
   if (!read_header(file, p)) return {std::nullopt, file.error};
   std::uint32_t sections = 0;
+  Seen seen;
   for (;;) {
     Section s;
     if (!next_section(file, s)) return {std::nullopt, file.error};
@@ -299,9 +480,11 @@ ReadResult parse_profile(std::string_view bytes) {
     }
     ++sections;
     std::string error;
-    if (!read_section(s, p, error)) return {std::nullopt, error};
+    if (!read_section(s, p, seen, error)) return {std::nullopt, error};
   }
-  if (p.meta.empty()) return {std::nullopt, "profile has no metadata section"};
+  if (!seen.meta) return {std::nullopt, "profile has no metadata section"};
+  if (!seen.probes) return {std::nullopt, "profile has no PROBES section"};
+  if (!seen.cfhs) return {std::nullopt, "profile has no CFH section"};
   result.profile = std::move(p);
   return result;
 }

@@ -113,7 +113,7 @@ RankSections synthetic_rank(int rank, const SyntheticShape &shape) {
 }
 
 std::string profile_file(const std::string &sections, std::uint32_t count, int nprocs,
-                         const char *mode) {
+                         const char *mode, const SyntheticShape &shape) {
   std::string out(IDB_PROFILE_MAGIC, IDB_PROFILE_MAGIC_SIZE);
   put(out, std::uint16_t(IDB_PROFILE_VERSION_MAJOR));
   put(out, std::uint16_t(IDB_PROFILE_VERSION_MINOR));
@@ -126,7 +126,16 @@ std::string profile_file(const std::string &sections, std::uint32_t count, int n
   put_text(meta, "mpi_mode");
   put_text(meta, mode);
   section(out, IDB_SECTION_META, 3, meta);
-  section(out, IDB_SECTION_PROBES, 0, "");
+  std::string probes;
+  for (std::uint32_t id = 0; id < shape.nodes; ++id) {
+    put(probes, std::int32_t(id));
+    put(probes, std::uint32_t(1 + id % 4)); // a kind: PROC, LOOP, CALL or COMM
+    put(probes, std::int32_t(0));
+    put_text(probes, "probe " + std::to_string(id));
+    put_text(probes, "");
+    put_text(probes, "");
+  }
+  section(out, IDB_SECTION_PROBES, shape.nodes, probes);
   out += sections;
   std::string end;
   put(end, std::uint64_t(out.size() + IDB_SECTION_HEADER_SIZE + 8));

@@ -22,9 +22,10 @@ struct RankSections {
 
 RankSections synthetic_rank(int rank, const SyntheticShape &shape);
 
-// A whole profile file: a META section (program "synthetic", nprocs, mpi_mode) and
+// A whole profile file: a META section (program "synthetic", nprocs, mpi_mode), a PROBES
+// section naming every probe id of `shape` (0 to nodes - 1, the node's global index), and
 // `sections` as they are, with the header and END section around them.
 std::string profile_file(const std::string &sections, std::uint32_t count, int nprocs,
-                         const char *mode);
+                         const char *mode, const SyntheticShape &shape = {});
 
 } // namespace idb::test

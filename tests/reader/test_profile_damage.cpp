@@ -1,6 +1,7 @@
 // Damaged profiles: every proper prefix of a real profile, every single-bit flip, bytes
 // after the end, and files whose checksums are all correct but whose content contradicts
-// itself (a wrong END count or length, counts a section cannot hold, bad node parents).
+// itself (a wrong END count or length, counts a section cannot hold, bad node parents,
+// sections out of order, values the format forbids).
 // Each is refused whole with a message; the undamaged file beside them is accepted.
 #include "idb/profile.hpp"
 #include "idb/profile_format.h"
@@ -8,7 +9,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
+#include <utility>
+#include <vector>
 
 namespace idb::test {
 namespace {
@@ -159,7 +163,10 @@ TEST(ParseProfile, RefusesCountsTheSectionCannotHold) {
 TEST(ParseProfile, RefusesAProfileWithoutMetadata) {
   RawProfile p = raw();
   p.sections.erase(p.sections.begin());
-  EXPECT_EQ("profile has no metadata section", refused(p));
+  EXPECT_EQ("PROBES section before the META section at byte 16", refused(p));
+  RawProfile only_end = p;
+  only_end.sections.clear();
+  EXPECT_EQ("profile has no metadata section", refused(only_end));
 }
 
 TEST(ParseProfile, RefusesANonZeroReservedField) {
@@ -168,7 +175,7 @@ TEST(ParseProfile, RefusesANonZeroReservedField) {
   reseal_section(bytes, 16);
   ReadResult r = profile::parse_profile(bytes);
   EXPECT_FALSE(r.profile);
-  EXPECT_EQ("checksum mismatch in section of type 1 at byte 16", r.error);
+  EXPECT_EQ("non-zero reserved field in the header of a section of type 1 at byte 36", r.error);
 }
 
 // The generator's profile with node `node` of its first CFH changed by `edit`.
@@ -177,6 +184,123 @@ template <class Edit> std::string with_node(std::uint32_t node, Edit edit) {
   std::string &payload = p.sections[2].payload;
   edit(payload, cfh_nodes_offset(payload) + std::size_t(node) * IDB_NODE_RECORD_SIZE);
   return refused(p);
+}
+
+// The rules of docs/profile-format.md beyond the checksums: a file whose checksums are all
+// right but whose content the format forbids is refused whole, naming what and where.
+
+// A META payload holding `pairs` in order.
+std::string meta_payload(const std::vector<std::pair<std::string, std::string>> &pairs) {
+  std::string payload;
+  for (const auto &[key, value] : pairs)
+    for (const std::string *text : {&key, &value}) {
+      std::string length(4, '\0');
+      put_u32(length, 0, std::uint32_t(text->size()));
+      payload += length + *text;
+    }
+  return payload;
+}
+
+// The generator's profile with its META pairs edited by `edit`.
+template <class Edit> std::string with_meta(Edit edit) {
+  RawProfile p = raw();
+  profile::Profile parsed = *profile::parse_profile(generated_profile()).profile;
+  std::vector<std::pair<std::string, std::string>> pairs(parsed.meta.begin(), parsed.meta.end());
+  edit(pairs);
+  p.sections[0].payload = meta_payload(pairs);
+  p.sections[0].count = std::uint32_t(pairs.size());
+  return refused(p);
+}
+
+TEST(ParseProfile, RefusesSectionsMissingTwiceOrOutOfOrder) {
+  RawProfile p = raw();
+  ASSERT_EQ(IDB_SECTION_CFH, p.sections[2].type);
+  RawProfile twice = p;
+  twice.sections.insert(twice.sections.begin() + 1, p.sections[0]);
+  EXPECT_EQ(0u, refused(twice).find("a second META section at byte ")) << refused(twice);
+  twice = p;
+  twice.sections.insert(twice.sections.begin() + 2, p.sections[1]);
+  EXPECT_EQ(0u, refused(twice).find("a second PROBES section at byte ")) << refused(twice);
+  RawProfile late = p;
+  std::swap(late.sections[1], late.sections[2]);
+  EXPECT_EQ(0u, refused(late).find("CFH section before the PROBES section at byte "))
+      << refused(late);
+  RawProfile no_probes = p;
+  no_probes.sections.erase(no_probes.sections.begin() + 1);
+  EXPECT_EQ(0u, refused(no_probes).find("CFH section before the PROBES section"))
+      << refused(no_probes);
+  RawProfile no_cfh = p;
+  no_cfh.sections.resize(2);
+  EXPECT_EQ("profile has no CFH section", refused(no_cfh));
+  no_cfh.sections.resize(1);
+  EXPECT_EQ("profile has no PROBES section", refused(no_cfh));
+}
+
+TEST(ParseProfile, RefusesMetadataTheFormatForbids) {
+  auto set = [](const std::string &key, const std::string &value) {
+    return [key, value](std::vector<std::pair<std::string, std::string>> &pairs) {
+      for (auto &pair : pairs)
+        if (pair.first == key) pair.second = value;
+    };
+  };
+  EXPECT_EQ("accepted", with_meta(set("nprocs", "1")));
+  EXPECT_EQ(0u, with_meta(set("nprocs", "abc")).find("META nprocs 'abc' is not a rank count"))
+      << with_meta(set("nprocs", "abc"));
+  EXPECT_EQ(0u, with_meta(set("nprocs", "0")).find("META nprocs '0' is not a rank count"));
+  EXPECT_EQ(0u, with_meta(set("rank", "1")).find("META rank 1 is not below nprocs 1 at byte "))
+      << with_meta(set("rank", "1"));
+  EXPECT_EQ(0u, with_meta(set("rank", "-1")).find("META rank '-1' is not a rank"));
+  EXPECT_EQ(0u, with_meta(set("timer_hz", "inf")).find("META timer_hz 'inf' is not a finite"));
+  EXPECT_EQ(0u, with_meta(set("start_unix", "nan")).find("META start_unix 'nan' is not"));
+  EXPECT_EQ(0u, with_meta(set("threads", "2x")).find("META threads '2x' is not a whole number"));
+  std::string twice = with_meta([](std::vector<std::pair<std::string, std::string>> &pairs) {
+    pairs.push_back({"program", "again"});
+  });
+  EXPECT_EQ(0u, twice.find("META key 'program' given twice at byte ")) << twice;
+}
+
+TEST(ParseProfile, RefusesAProbeTableTheFormatForbids) {
+  RawProfile p = raw();
+  RawProfile kind = p;
+  put_u32(kind.sections[1].payload, 4, 9);
+  EXPECT_EQ(0u, refused(kind).find("probe 0 has an unknown kind 9 at byte ")) << refused(kind);
+  RawProfile twice = p;
+  std::string &probes = twice.sections[1].payload;
+  std::size_t second = 12; // past the first probe's three numbers, then its three strings
+  for (int k = 0; k < 3; ++k)
+    second += 4 + get_u32(probes, second);
+  put_u32(probes, second, get_u32(probes, 0));
+  EXPECT_NE(std::string::npos, refused(twice).find("appears twice in the probe table"))
+      << refused(twice);
+}
+
+TEST(ParseProfile, RefusesNodesAndCfhsTheFormatForbids) {
+  auto u32 = [](std::size_t field, std::uint32_t value) {
+    return [=](std::string &payload, std::size_t at) { put_u32(payload, at + field, value); };
+  };
+  auto u64 = [](std::size_t field, std::uint64_t value) {
+    return [=](std::string &payload, std::size_t at) { put_u64(payload, at + field, value); };
+  };
+  auto f64 = [](std::size_t field, double value) {
+    return [=](std::string &payload, std::size_t at) {
+      std::memcpy(payload.data() + at + field, &value, 8);
+    };
+  };
+  EXPECT_EQ(0u, with_node(3, u32(4, 777))
+                    .find("node 3 (probe 777) names a probe not in the probe table at byte "))
+      << with_node(3, u32(4, 777));
+  EXPECT_NE(std::string::npos, with_node(3, f64(16, -1)).find(": total -1 is not a finite value"))
+      << with_node(3, f64(16, -1));
+  EXPECT_NE(std::string::npos,
+            with_node(2, f64(32, HUGE_VAL)).find(": max inf is not a finite value"));
+  EXPECT_NE(std::string::npos, with_node(1, f64(88, NAN)).find(": noise nan is not a finite"));
+  EXPECT_NE(std::string::npos,
+            with_node(1, u64(96, ~std::uint64_t(0)))
+                .find(": bytes_sent 18446744073709551615 is more than a database column holds"))
+      << with_node(1, u64(96, ~std::uint64_t(0)));
+  RawProfile p = raw();
+  put_u32(p.sections[2].payload, 0, 1); // rank 1 of a one-rank run
+  EXPECT_EQ(0u, refused(p).find("CFH of rank 1 in a run of 1 ranks at byte ")) << refused(p);
 }
 
 TEST(ParseProfile, RefusesNodesWhoseParentDoesNotPrecedeThem) {
