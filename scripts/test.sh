@@ -30,9 +30,10 @@ for preset in dev asan; do
   cmake --preset "$preset" "${options[@]}" >/dev/null
   cmake --build --preset "$preset" -j "$jobs"
   skip=()
-  # Benchmarks and timing ratios mean nothing under the sanitizers' slowdown, and an
-  # installed sanitized runtime would need the user's program built with them too.
-  [[ $preset == asan ]] && skip=(--label-exclude 'bench-smoke|timing|install')
+  # Benchmarks and timing ratios mean nothing under the sanitizers' slowdown, an installed
+  # sanitized runtime would need the user's program built with them too, and the fuzz
+  # targets build themselves with ASan and UBSan in either stage.
+  [[ $preset == asan ]] && skip=(--label-exclude 'bench-smoke|timing|install|fuzz')
   ctest --preset "$preset" -j "$jobs" "${skip[@]}"
 done
 echo "== clang-tidy (.clang-tidy) ($((SECONDS - start)) s so far)"
