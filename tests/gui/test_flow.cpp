@@ -22,6 +22,8 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 using namespace idb;
 
 namespace {
@@ -208,6 +210,16 @@ TEST_F(Flow, ExportsPngSvgAndCsvWithContent) {
   EXPECT_FALSE(panel.savePng("/nonexistent-folder/chart.png", error));
   EXPECT_FALSE(panel.saveSvg("/nonexistent-folder/chart.svg", error));
   EXPECT_TRUE(error.contains("/nonexistent-folder/chart.svg")) << error.toStdString();
+  // Written whole through a temporary file and renamed: saving again replaces the file and
+  // leaves nothing else beside it; a folder in the way is refused and left alone.
+  ASSERT_TRUE(panel.savePng(png, error)) << error.toStdString();
+  ASSERT_TRUE(panel.saveSvg(svg, error)) << error.toStdString();
+  for (const auto &entry : std::filesystem::directory_iterator(dir.file("")))
+    EXPECT_EQ(std::string::npos, entry.path().filename().string().find("chart.png."))
+        << entry.path();
+  std::filesystem::create_directory(dir.file("folder.svg"));
+  EXPECT_FALSE(panel.saveSvg(QString::fromStdString(dir.file("folder.svg")), error));
+  EXPECT_TRUE(std::filesystem::is_directory(dir.file("folder.svg")));
 }
 
 TEST_F(Flow, ABadPathShowsAnErrorInTheWindow) {
