@@ -113,7 +113,8 @@ int query(int argc, char **argv) {
     write_rows(std::cout, store::query(*database, *sql, o.params), o.format);
     return 0;
   } catch (const store::ReadOnlyError &e) {
-    std::cerr << "idb query: " << e.what() << " (--write allows it)\n";
+    // Opened read-only by this command, --write helps; a read-only file or server does not.
+    std::cerr << "idb query: " << e.what() << (o.write ? "" : " (--write allows it)") << '\n';
     return 1;
   } catch (const store::Error &e) {
     std::cerr << "idb query: " << e.what() << '\n';

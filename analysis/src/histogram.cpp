@@ -48,7 +48,7 @@ std::uint64_t histogram_count(const Histogram &h) {
 
 double quantile_ticks(const Histogram &h, double q, double min, double max) {
   std::uint64_t n = histogram_count(h);
-  if (n == 0) return std::nan("");
+  if (n == 0 || std::isnan(q)) return std::nan("");
   q = std::clamp(q, 0.0, 1.0);
   auto rank = std::max<std::uint64_t>(1, std::uint64_t(std::ceil(q * double(n))));
   std::uint64_t seen = 0;

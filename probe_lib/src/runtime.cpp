@@ -84,6 +84,11 @@ void detect_rank() {
       g_rt.nprocs = std::atoi(s) > 0 ? std::atoi(s) : 1;
       break;
     }
+  // The rank and the size come from different variables (a launcher may set one without
+  // the other, or an outer allocation's size may linger): the profile's rank must lie
+  // within its rank count, as the reader requires.
+  if (g_rt.rank < 0) g_rt.rank = 0;
+  if (g_rt.nprocs <= g_rt.rank) g_rt.nprocs = g_rt.rank + 1;
 }
 
 void set_program(const char *program) {

@@ -289,10 +289,11 @@ bool read_cfh(const Section &s, Profile &p, Cursor &c, const Seen &seen) {
                               : "CFH of rank " + std::to_string(cfh.rank) + " in a run of " +
                                     std::to_string(seen.nprocs) + " ranks");
   }
-  for (std::uint64_t counter : {cfh.overflow, cfh.mismatches, cfh.unclosed, cfh.depth_overflow})
-    if (!field_ok(counter)) {
-      c.at = 16;
-      return c.fail("CFH counter " + std::to_string(counter) +
+  const std::uint64_t counters[] = {cfh.overflow, cfh.mismatches, cfh.unclosed, cfh.depth_overflow};
+  for (std::size_t k = 0; k < 4; ++k)
+    if (!field_ok(counters[k])) {
+      c.at = 16 + 8 * k;
+      return c.fail("CFH counter " + std::to_string(counters[k]) +
                     " is more than a database column holds");
     }
   if (record < IDB_NODE_RECORD_SIZE_1_0)
@@ -397,8 +398,9 @@ std::string order_problem(const Section &s, const Seen &seen) {
     return seen.meta ? (seen.cfhs ? "PROBES section after a CFH section" : "")
                      : "PROBES section before the META section";
   case IDB_SECTION_CFH:
-  case IDB_SECTION_SUMMARY:
     return seen.probes ? "" : "CFH section before the PROBES section";
+  case IDB_SECTION_SUMMARY:
+    return seen.probes ? "" : "SUMMARY section before the PROBES section";
   default:
     return "";
   }
@@ -484,7 +486,6 @@ ReadResult parse_profile(std::string_view bytes) {
   }
   if (!seen.meta) return {std::nullopt, "profile has no metadata section"};
   if (!seen.probes) return {std::nullopt, "profile has no PROBES section"};
-  if (!seen.cfhs) return {std::nullopt, "profile has no CFH section"};
   result.profile = std::move(p);
   return result;
 }

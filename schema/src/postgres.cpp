@@ -173,7 +173,7 @@ int migrate(PostgresDatabase &db) {
 
 // What lock_timeout takes for `seconds` of waiting (0 there would mean for ever).
 std::string lock_timeout(double seconds) {
-  double ms = seconds > 0 ? seconds * 1000 : 1;
+  double ms = std::max(seconds * 1000, 1.0); // under a millisecond would round to 0
   return std::to_string(std::int64_t(std::min(ms, 2147483647.0)));
 }
 

@@ -56,7 +56,16 @@ Connection::Connection(const std::string &path, const OpenOptions &options) : pa
   // Wait for another writer rather than failing at once (SQLite sleeps and retries).
   double wait_ms = std::clamp(options.wait_seconds, 0.0, 86400.0 * 24) * 1000;
   sqlite3_busy_timeout(db_, int(wait_ms));
+  if (!options.read_only) {
+    // WAL mode's side files stay when the last connection closes, emptied: a reader who
+    // may not create files in the database's folder can then still open it (SQLite needs
+    // the -shm file to exist, or to be able to create it).
+    int persist = 1;
+    sqlite3_file_control(db_, "main", SQLITE_FCNTL_PERSIST_WAL, &persist);
+  }
   try {
+    if (!options.read_only)
+      exec("PRAGMA journal_size_limit = 0", "cannot limit the log of " + path);
     exec("PRAGMA foreign_keys = ON", "cannot enable foreign keys on " + path);
     register_functions(db_);
   } catch (...) {

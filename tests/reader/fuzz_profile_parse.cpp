@@ -84,7 +84,6 @@ void check_accepted(const idb::profile::Profile &p) {
     check(ids.insert(probe.id).second);
     check(probe.kind >= 1 && probe.kind <= 4);
   }
-  check(!p.cfhs.empty());
   long nprocs = std::strtol(p.get("nprocs", "1").c_str(), nullptr, 10);
   check(nprocs >= 1);
   for (const idb::profile::Cfh &cfh : p.cfhs) {

@@ -128,6 +128,22 @@ TEST_F(GeneratedProfile, ReadsTheSameFromBytesAsFromTheFile) {
   EXPECT_EQ(describe(p), describe(*r.profile));
 }
 
+// A launcher may give the rank without the rank count (PMIX_RANK alone): the runtime makes
+// the count cover the rank, so the profile keeps the rule the reader enforces.
+TEST(ReadProfile, ARankWithoutARankCountStillReads) {
+  TempDir dir;
+  std::string out = dir.file("x.idbprof");
+  RunResult r = run(generator_argv(), {"IDB_OUT=" + out, "PMIX_RANK=3"});
+  ASSERT_EQ(0, r.status) << r.err;
+  // Several ranks and one name: each rank writes a file of its own (docs/configuration.md).
+  profile::ReadResult read = profile::read_profile(out + ".rank3.idbprof");
+  ASSERT_TRUE(read.profile) << read.error;
+  EXPECT_EQ("3", read.profile->get("rank"));
+  EXPECT_EQ("4", read.profile->get("nprocs"));
+  for (const profile::Cfh &cfh : read.profile->cfhs)
+    EXPECT_EQ(3, cfh.rank);
+}
+
 TEST(ReadProfile, RefusesAnEmptyFile) {
   TempDir dir;
   write_file(dir.file("empty.idbprof"), "");

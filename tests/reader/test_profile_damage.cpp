@@ -229,11 +229,17 @@ TEST(ParseProfile, RefusesSectionsMissingTwiceOrOutOfOrder) {
   no_probes.sections.erase(no_probes.sections.begin() + 1);
   EXPECT_EQ(0u, refused(no_probes).find("CFH section before the PROBES section"))
       << refused(no_probes);
+  // A run in which no probe fired has no CFH: the runtime writes it so, and it reads.
   RawProfile no_cfh = p;
   no_cfh.sections.resize(2);
-  EXPECT_EQ("profile has no CFH section", refused(no_cfh));
+  EXPECT_EQ("accepted", refused(no_cfh));
   no_cfh.sections.resize(1);
   EXPECT_EQ("profile has no PROBES section", refused(no_cfh));
+  RawProfile summary_first = p;
+  summary_first.sections.insert(summary_first.sections.begin() + 1,
+                                RawSection{IDB_SECTION_SUMMARY, 0, std::string(8, '\0')});
+  EXPECT_EQ(0u, refused(summary_first).find("SUMMARY section before the PROBES section"))
+      << refused(summary_first);
 }
 
 TEST(ParseProfile, RefusesMetadataTheFormatForbids) {

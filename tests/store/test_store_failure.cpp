@@ -24,7 +24,11 @@ protected:
     }
     before = file_state(path);
     ASSERT_FALSE(before.bytes.empty());
-    ASSERT_FALSE(before.journal || before.wal || before.shm);
+    // Closed: everything is in the file itself. WAL mode's side files stay, the log empty
+    // (so that readers who cannot create files in the folder can open it).
+    ASSERT_FALSE(before.journal);
+    ASSERT_TRUE(before.wal && before.shm);
+    ASSERT_EQ(0u, std::filesystem::file_size(path + "-wal"));
   }
 
   // Loads `p` as `label` expecting an Error; checks the file while the connection is still

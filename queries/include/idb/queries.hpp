@@ -42,8 +42,8 @@ const CannedQuery *find_canned_query(std::string_view name);
 std::vector<Parameter> parse_declarations(std::string_view header);
 
 // "" when each of `params` that `q` declares holds a value of its type; otherwise one line
-// naming the first that does not: "parameter limit of hottest_procedures takes an
-// integer, not 'x'". Parameters `q` does not declare are left to the engine.
+// naming the first that does not: "parameter limit of hottest_procedures takes a whole
+// number, not 'x'". Parameters `q` does not declare are left to the engine.
 std::string parameter_problem(const CannedQuery &q, const store::KeyValues &params);
 
 // Every name, comma-separated, for error messages.
