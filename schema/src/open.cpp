@@ -76,14 +76,18 @@ void use_wal(detail::Connection &c) {
   }
 }
 
-// Returns the version the database had before.
-int migrate(detail::Connection &c) {
-  int version = 0;
+// stored_version(), its failure naming the file.
+int version_of(detail::Connection &c) {
   try {
-    version = stored_version(c);
+    return stored_version(c);
   } catch (const Error &e) {
     throw Error(std::string("cannot read the schema of ") + c.path() + ": " + e.what());
   }
+}
+
+// Returns the version the database had before.
+int migrate(detail::Connection &c) {
+  int version = version_of(c);
   detail::check_version(c.path(), version, schema_version(), false);
   // Larger pages for a new file: fewer B-tree pages to split and allocate during loads.
   if (version == 0) c.exec("PRAGMA page_size = 16384", "cannot set the page size");
@@ -127,12 +131,7 @@ std::unique_ptr<Database> open(const std::string &url, const OpenOptions &option
     throw Error("no database at " + path + " (idb load creates one)");
   auto db = std::make_unique<detail::SqliteDatabase>(path, options);
   if (options.read_only) {
-    int version = 0;
-    try {
-      version = stored_version(db->connection);
-    } catch (const Error &e) {
-      throw Error(std::string("cannot read the schema of ") + path + ": " + e.what());
-    }
+    int version = version_of(db->connection);
     detail::check_version(path, version, schema_version(), true);
     db->set_version_at_open(version);
   } else {

@@ -25,6 +25,11 @@ FileState file_state(const std::string &path) {
   return s;
 }
 
+RunResult idb(std::vector<std::string> args) {
+  args.insert(args.begin(), IDB_TEST_CLI);
+  return run(args);
+}
+
 std::string scalar(store::Database &db, const std::string &sql, const store::KeyValues &params) {
   store::QueryResult r = store::query(db, sql, params);
   if (r.rows.empty()) return "no row";

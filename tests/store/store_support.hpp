@@ -1,12 +1,13 @@
-// Helpers of the store tests: the generator's profile parsed, a snapshot of a SQLite
-// file and its side files (journal, WAL) for byte-for-byte comparisons, and one-value
-// queries.
+// Helpers of the store tests: the built `idb` run, the generator's profile parsed, a
+// snapshot of a SQLite file and its side files (journal, WAL) for byte-for-byte
+// comparisons, and one-value queries.
 #pragma once
 
 #include "idb/store.hpp"
 #include "support.hpp"
 
 #include <string>
+#include <vector>
 
 namespace idb::test {
 
@@ -24,6 +25,9 @@ FileState file_state(const std::string &path);
 // The first column of the first row of `sql`, "NULL" when NULL, "no row" when empty.
 std::string scalar(store::Database &db, const std::string &sql,
                    const store::KeyValues &params = {});
+
+// Runs the built `idb` with `args`.
+RunResult idb(std::vector<std::string> args);
 
 // Parses a cell written by store::query as a double.
 double as_double(const store::Cell &cell);

@@ -20,11 +20,6 @@ namespace {
 constexpr int kOuter = 100, kInner = 150;
 constexpr int kNodes = 2 + kOuter * (1 + kInner); // what bulk_profile_gen writes
 
-RunResult idb(std::vector<std::string> args) {
-  args.insert(args.begin(), IDB_TEST_CLI);
-  return run(args);
-}
-
 class Concurrency : public ::testing::Test {
 protected:
   void SetUp() override {

@@ -12,11 +12,6 @@
 namespace idb::test {
 namespace {
 
-RunResult idb(std::vector<std::string> args) {
-  args.insert(args.begin(), IDB_TEST_CLI);
-  return run(args);
-}
-
 std::size_t line_count(const std::string &text) {
   return std::size_t(std::count(text.begin(), text.end(), '\n'));
 }

@@ -10,11 +10,6 @@
 namespace idb::test {
 namespace {
 
-RunResult idb(std::vector<std::string> args) {
-  args.insert(args.begin(), IDB_TEST_CLI);
-  return run(args);
-}
-
 class Queries : public ::testing::Test {
 protected:
   void SetUp() override {

@@ -7,13 +7,10 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 namespace idb::test {
 namespace {
-
-RunResult idb(std::vector<std::string> args) {
-  args.insert(args.begin(), IDB_TEST_CLI);
-  return run(args);
-}
 
 TEST(ReadOnly, QueryChangesNothingUnlessToldToWrite) {
   std::unique_ptr<TestDatabase> db = fresh_database();
@@ -86,6 +83,29 @@ TEST(ReadOnly, ANewerDatabaseIsRefusedWithBothVersions) {
     RunResult r = idb({command, "--db", db->url()});
     EXPECT_EQ(1, r.status) << command;
     EXPECT_NE(std::string::npos, r.err.find(expected)) << r.err;
+  }
+}
+
+TEST(ReadOnly, MigrateAndWaitRefuseBadInput) {
+  test::TempDir dir;
+  std::string missing = dir.file("none.db");
+  RunResult r = idb({"migrate", "--db", missing});
+  EXPECT_EQ(1, r.status);
+  EXPECT_EQ("idb migrate: no database at " + missing + " (idb load creates one)\n", r.err);
+  EXPECT_FALSE(std::filesystem::exists(missing)) << "migrate creates nothing";
+  r = idb({"migrate", "--bogus"});
+  EXPECT_EQ(2, r.status);
+  EXPECT_NE(std::string::npos, r.err.find("unexpected argument --bogus")) << r.err;
+  for (const char *command : {"runs", "migrate", "query", "load", "report"}) {
+    for (const char *bad : {"abc", "-1", "inf"}) {
+      std::vector<std::string> line = {command, "--wait", bad};
+      if (std::string(command) == "query") line.push_back("SELECT 1");
+      if (std::string(command) == "report") line.push_back("run");
+      if (std::string(command) == "load") line.push_back("x.idbprof");
+      r = idb(line);
+      EXPECT_EQ(2, r.status) << command << " --wait " << bad;
+      EXPECT_NE(std::string::npos, r.err.find("--wait takes seconds, 0 or more")) << r.err;
+    }
   }
 }
 

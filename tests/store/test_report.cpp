@@ -22,11 +22,6 @@
 namespace idb::test {
 namespace {
 
-RunResult idb(std::vector<std::string> args) {
-  args.insert(args.begin(), IDB_TEST_CLI);
-  return run(args);
-}
-
 std::string printed(const profile::Profile &p, const profile::TreeOptions &options = {}) {
   std::ostringstream out;
   profile::print_profile(out, p, options);

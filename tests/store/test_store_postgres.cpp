@@ -38,11 +38,6 @@ int closed_port() {
   return ntohs(a.sin_port);
 }
 
-RunResult idb(std::vector<std::string> args) {
-  args.insert(args.begin(), IDB_TEST_CLI);
-  return run(args);
-}
-
 class StorePostgres : public ::testing::Test {
 protected:
   void SetUp() override {
