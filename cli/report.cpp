@@ -27,7 +27,7 @@ namespace {
 
 const char *kReportUsage =
     "usage: idb report RUN [--db URL] [--rank N | --aggregate] [--prune PERCENT] [--no-cpu]\n"
-    "                      [--format table|csv|json] [--wait SECONDS]";
+    "                      [--quantiles] [--format table|csv|json] [--wait SECONDS]";
 const char *kReportHelp =
     "Prints the stored run labelled RUN as indented trees, with the columns of 'idb show':\n"
     "count, inclusive, exclusive and noise-corrected seconds, % of the parent, mean and\n"
@@ -42,11 +42,14 @@ const char *kReportHelp =
     "                   and each named CFH (one per object) over its instances\n"
     "  --prune PERCENT  hide nodes below PERCENT of the root's inclusive time\n"
     "  --no-cpu         leave out the CPU columns\n"
+    "  --quantiles      add the 50th, 90th and 99th percentile of each node's activations\n"
+    "                   (microseconds, from its duration histogram; '-' for a node without\n"
+    "                   one, as in a run from a profile older than format 1.3)\n"
     "  --format F       table (the indented trees, default), or csv or json: one row per\n"
     "                   node of every tree printed, with the tree's title, the probe path\n"
     "                   from the root (labels joined by ';'), count, inclusive, exclusive\n"
     "                   and corrected seconds, % of the parent, CPU and noise seconds,\n"
-    "                   throttled activations;\n"
+    "                   throttled activations, p50, p90 and p99 seconds;\n"
     "                   what idb-gui --export writes for the same tree\n" IDB_CLI_WAIT_HELP;
 
 struct ReportArgs {
@@ -105,6 +108,8 @@ bool parse_args(int argc, char **argv, ReportArgs &a) {
       a.aggregate = true;
     } else if (arg == "--no-cpu") {
       a.tree.show_cpu = false;
+    } else if (arg == "--quantiles") {
+      a.tree.show_quantiles = true;
     } else if (arg.size() > 1 && arg[0] == '-') {
       std::cerr << "idb report: unknown option " << arg << " (see 'idb report --help')\n";
       return false;

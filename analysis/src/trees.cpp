@@ -3,10 +3,12 @@
 // still precede children in the result.
 #include "idb/analysis/trees.hpp"
 
+#include "idb/analysis/histogram.hpp"
 #include "idb/tree.hpp"
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <unordered_map>
 
 namespace idb::analysis {
@@ -46,19 +48,24 @@ profile::Cfh merge_cfhs(const std::vector<const profile::Cfh *> &cfhs) {
   for (const profile::Cfh *cfh : cfhs) {
     add_counters(merged, *cfh);
     if (cfh->nodes.empty()) continue;
-    if (merged.nodes.empty()) merged.nodes.push_back({profile::kNoParent, cfh->nodes[0].probe, {}});
+    if (merged.nodes.empty())
+      merged.nodes.push_back({profile::kNoParent, cfh->nodes[0].probe, {}, {}});
     image.assign(cfh->nodes.size(), 0);
     idb_stats_merge(&merged.nodes[0].stats, &cfh->nodes[0].stats);
+    merge_histogram(merged.nodes[0].hist, cfh->nodes[0].hist);
     for (std::size_t i = 1; i < cfh->nodes.size(); ++i) {
       const profile::Node &node = cfh->nodes[i];
       std::uint32_t parent = image[node.parent];
       auto [it, added] =
           children.try_emplace(child_key(parent, node.probe), std::uint32_t(merged.nodes.size()));
-      if (added) merged.nodes.push_back({parent, node.probe, {}});
+      if (added) merged.nodes.push_back({parent, node.probe, {}, {}});
       image[i] = it->second;
       idb_stats_merge(&merged.nodes[it->second].stats, &node.stats);
+      merge_histogram(merged.nodes[it->second].hist, node.hist);
     }
   }
+  for (profile::Node &node : merged.nodes)
+    keep_if_complete(node.hist, node.stats);
   return merged;
 }
 
@@ -148,6 +155,9 @@ std::vector<TreeRow> tree_rows(const profile::Profile &run, const profile::Cfh &
     r.percent_of_parent = i == 0 ? 100.0 : parent > 0 ? 100.0 * t.inclusive / parent : 0.0;
     r.cpu = n.stats.cpu_sum;
     r.noise = n.stats.noise;
+    r.p50 = quantile_seconds(n, 0.50);
+    r.p90 = quantile_seconds(n, 0.90);
+    r.p99 = quantile_seconds(n, 0.99);
     for (auto it = children[i].rbegin(); it != children[i].rend(); ++it)
       stack.emplace_back(*it, depth + 1);
   }
@@ -176,8 +186,8 @@ std::string number_text(double value) {
 
 const std::vector<std::string> &tree_export_columns() {
   static const std::vector<std::string> columns{
-      "tree",        "path",       "count", "inclusive_s", "exclusive_s",
-      "corrected_s", "pct_parent", "cpu_s", "noise_s",     "throttled"};
+      "tree",  "path",    "count",     "inclusive_s", "exclusive_s", "corrected_s", "pct_parent",
+      "cpu_s", "noise_s", "throttled", "p50_s",       "p90_s",       "p99_s"};
   return columns;
 }
 
@@ -191,7 +201,10 @@ std::vector<std::string> tree_export_cells(const std::string &tree, const TreeRo
           number_text(row.percent_of_parent),
           number_text(row.cpu),
           number_text(row.noise),
-          std::to_string(row.throttled)};
+          std::to_string(row.throttled),
+          std::isnan(row.p50) ? std::string() : number_text(row.p50),
+          std::isnan(row.p90) ? std::string() : number_text(row.p90),
+          std::isnan(row.p99) ? std::string() : number_text(row.p99)};
 }
 
 } // namespace idb::analysis

@@ -11,10 +11,12 @@ namespace idb::gui {
 TreeData cfh_tree(const profile::Profile &profile, const profile::Cfh &cfh) {
   TreeData tree;
   tree.label_title = "probe";
-  tree.columns = {{"count", Format::integer},       {"inclusive s", Format::seconds},
-                  {"exclusive s", Format::seconds}, {"corrected s", Format::seconds},
-                  {"% of parent", Format::percent}, {"CPU s", Format::seconds},
-                  {"noise s", Format::seconds},     {"untimed", Format::integer_or_blank}};
+  tree.columns = {{"count", Format::integer},          {"inclusive s", Format::seconds},
+                  {"exclusive s", Format::seconds},    {"corrected s", Format::seconds},
+                  {"% of parent", Format::percent},    {"CPU s", Format::seconds},
+                  {"noise s", Format::seconds},        {"untimed", Format::integer_or_blank},
+                  {"p50 s", Format::seconds_or_blank}, {"p90 s", Format::seconds_or_blank},
+                  {"p99 s", Format::seconds_or_blank}};
   std::vector<analysis::TreeRow> rows = analysis::tree_rows(profile, cfh);
   std::unordered_map<std::uint32_t, std::uint32_t> row_of; // node → row
   tree.rows.reserve(rows.size());
@@ -23,8 +25,17 @@ TreeData cfh_tree(const profile::Profile &profile, const profile::Cfh &cfh) {
     TreeRow &row = tree.rows.emplace_back();
     row.parent = r.parent == profile::kNoParent ? kTreeTop : row_of.at(r.parent);
     row.label = r.label;
-    row.values = {double(r.count),     r.inclusive, r.exclusive, r.corrected,
-                  r.percent_of_parent, r.cpu,       r.noise,     double(r.throttled)};
+    row.values = {double(r.count),
+                  r.inclusive,
+                  r.exclusive,
+                  r.corrected,
+                  r.percent_of_parent,
+                  r.cpu,
+                  r.noise,
+                  double(r.throttled),
+                  r.p50,
+                  r.p90,
+                  r.p99};
     row.key = r.probe;
   }
   for (std::uint32_t node : analysis::hot_path(cfh))
@@ -55,6 +66,9 @@ std::vector<std::vector<std::string>> tree_export_rows(const TreeModel &model,
     row.cpu = value(6);
     row.noise = value(7);
     row.throttled = std::uint64_t(value(8));
+    row.p50 = value(9);
+    row.p90 = value(10);
+    row.p99 = value(11);
     out.push_back(analysis::tree_export_cells(tree, row));
     for (int r = model.rowCount(at) - 1; r >= 0; --r)
       stack.emplace_back(model.index(r, 0, at), row.path);

@@ -1,8 +1,9 @@
 // A tree of a run as the generic tree model's TreeData: one row per node, labelled with
 // its probe, with count, inclusive, exclusive and corrected time, % of the parent's
-// inclusive time, CPU time and noise: the rows and hot path of analysis::tree_rows, the
-// same `idb report` prints. And the rows a tree model shows, written back as the tree
-// export (`idb-gui --export`), the same cells `idb report --format csv` writes.
+// inclusive time, CPU time, noise, untimed activations and the p50, p90 and p99 of the
+// node's activations (blank without a duration histogram): the rows and hot path of
+// analysis::tree_rows, the same `idb report` prints. And the rows a tree model shows, written back
+// as the tree export (`idb-gui --export`), the same cells `idb report --format csv` writes.
 #pragma once
 
 #include "tree_model.hpp"

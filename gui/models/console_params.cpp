@@ -27,6 +27,7 @@ std::string default_value(const std::string &name, const RunData *run) {
   if (name == "max_ratio") return "0.5";
   if (name == "min_count") return "1000";
   if (name == "max_mean") return "1e-6";
+  if (name == "q") return "0.99";
   return {};
 }
 

@@ -4,6 +4,8 @@
 #include "tree_model.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 namespace idb::gui {
 
@@ -95,8 +97,9 @@ QVariant TreeModel::headerData(int section, Qt::Orientation orientation, int rol
 }
 
 void TreeModel::sortChildren(int column, Qt::SortOrder order) {
-  auto key = [&](std::uint32_t item) {
-    return column == 0 ? 0.0 : tree_.rows[item].values[std::size_t(column - 1)];
+  auto key = [&](std::uint32_t item) { // a blank (NaN) value sorts below every number
+    double v = column == 0 ? 0.0 : tree_.rows[item].values[std::size_t(column - 1)];
+    return std::isnan(v) ? -std::numeric_limits<double>::infinity() : v;
   };
   auto less = [&](std::uint32_t a, std::uint32_t b) {
     if (column == 0) return tree_.rows[a].label < tree_.rows[b].label;
@@ -140,6 +143,8 @@ QString formatValue(double value, Format format) {
     return value == 0 ? QString() : QString::number(qint64(value));
   case Format::seconds:
     return QString::number(value, 'g', 6);
+  case Format::seconds_or_blank:
+    return std::isnan(value) ? QString() : QString::number(value, 'g', 6);
   case Format::percent:
     return QString::number(value, 'f', 1);
   }

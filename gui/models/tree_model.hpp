@@ -15,7 +15,8 @@
 namespace idb::gui {
 
 // integer_or_blank: an integer, shown blank when 0 (a count that most rows do not have).
-enum class Format { integer, integer_or_blank, seconds, percent };
+// How a column's values read; "_or_blank": 0 (integers) or NaN (seconds) shows as nothing.
+enum class Format { integer, integer_or_blank, seconds, seconds_or_blank, percent };
 
 struct TreeColumn {
   std::string title;

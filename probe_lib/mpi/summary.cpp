@@ -65,9 +65,26 @@ void local_counters(const Union &u, const LocalCfh *local, int count, std::uint6
           out[4 * k + c] += local[i].counters[c];
 }
 
+// The histograms up the tree, merged at every step: rank 0 ends with everyone's. A rank
+// whose own or whose subtree's could not be formed marks its message, and then the
+// profile goes without histograms.
+void gather_hists(HistSet &h, MPI_Comm comm, int rank, int size) {
+  reduce_up(
+      comm, rank, size,
+      [&](const unsigned char *data, unsigned long long bytes, int) {
+        Reader r{data, data + (data ? bytes : 0)};
+        if (!data || r.get<std::uint32_t>() != 1 || !hist_take(h, r)) h.failed = true;
+        return true;
+      },
+      [&](ByteBuffer &message) {
+        message.put(std::uint32_t(h.failed ? 0 : 1));
+        if (!h.failed) hist_put(h, message);
+      });
+}
+
 // The reduction of the records and counters to rank 0, which writes the file.
 bool reduce_and_write(const Union &u, SummaryRecord *records, std::uint64_t *counters,
-                      MPI_Comm comm, int rank) {
+                      const HistSet &hists, MPI_Comm comm, int rank) {
   MPI_Datatype type;
   PMPI_Type_contiguous(int(sizeof(SummaryRecord)), MPI_BYTE, &type);
   PMPI_Type_commit(&type);
@@ -81,7 +98,10 @@ bool reduce_and_write(const Union &u, SummaryRecord *records, std::uint64_t *cou
   PMPI_Type_free(&type);
   if (rank != 0) return true;
   ByteBuffer sections;
-  std::uint32_t count = put_summary_sections(u, records, counters, sections);
+  if (hists.failed)
+    std::fprintf(stderr, "idb: warning: the summary profile is written without duration "
+                         "histograms (out of memory)\n");
+  std::uint32_t count = put_summary_sections(u, records, counters, &hists, sections);
   if (sections.failed) {
     std::fprintf(stderr, "idb: error: profile not written: out of memory\n");
     return false;
@@ -112,7 +132,10 @@ bool merge_summary(MPI_Comm comm, int rank, int size) {
   bool written = false;
   if (all_ok) {
     local_counters(u, local, count, counters);
-    written = reduce_and_write(u, records, counters, comm, rank);
+    HistSet hists;
+    if (!hists.init(total) || !hists_of_rank(u, local, count, hists)) hists.failed = true;
+    gather_hists(hists, comm, rank, size);
+    written = reduce_and_write(u, records, counters, hists, comm, rank);
   } else {
     if (rank == 0)
       std::fprintf(stderr, "idb: error: the summary could not be formed (out of memory or "

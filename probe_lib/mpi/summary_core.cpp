@@ -3,6 +3,7 @@
 #include "summary_core.h"
 
 #include "crc32.h"
+#include "idb/histogram.h"
 #include "idb/profile_format.h"
 #include "section.h"
 
@@ -88,13 +89,27 @@ int parse_cfh_sections(const unsigned char *data, std::size_t size, std::uint32_
   *out = static_cast<LocalCfh *>(std::calloc(count ? count : 1, sizeof(LocalCfh)));
   if (!*out) return -1;
   Reader r{data, data + size};
+  int cfhs = 0;
   for (std::uint32_t i = 0; i < count; ++i) {
-    LocalCfh &c = (*out)[i];
     auto type = r.get<std::uint32_t>();
-    c.count = r.get<std::uint32_t>();
+    auto items = r.get<std::uint32_t>();
     auto length = r.get<std::uint64_t>();
     r.skip(8); // checksum, reserved
+    if (!r.ok || std::size_t(r.end - r.at) < length) return -1;
     const unsigned char *end = r.at + length;
+    if (type == IDB_SECTION_HIST) { // the histograms of the CFH before it
+      if (cfhs == 0 || (*out)[cfhs - 1].hists) return -1;
+      LocalCfh &c = (*out)[cfhs - 1];
+      auto scheme = r.get<std::uint32_t>();
+      auto unit = r.get<std::uint32_t>();
+      if (!r.ok || scheme != IDB_HIST_SUB_BITS || unit != IDB_HIST_UNIT_NS) return -1;
+      c.hist_items = items;
+      c.hist_bytes = std::size_t(end - r.at);
+      c.hists = r.skip(c.hist_bytes);
+      continue;
+    }
+    LocalCfh &c = (*out)[cfhs++];
+    c.count = items;
     r.skip(4); // rank: this rank's
     c.thread = r.get<std::int32_t>();
     c.flags = r.get<std::uint32_t>();
@@ -107,7 +122,7 @@ int parse_cfh_sections(const unsigned char *data, std::size_t size, std::uint32_
         c.record_size < IDB_NODE_RECORD_SIZE)
       return -1;
   }
-  return int(count);
+  return cfhs;
 }
 
 void local_node(const LocalCfh &c, std::uint32_t i, std::uint32_t &parent, std::int32_t &probe,
@@ -221,6 +236,32 @@ void put_cfh_section(ByteBuffer &b, const UnionCfh &c, const SummaryRecord *r,
   end_section(b, at);
 }
 
+// The merged histograms of the CFH whose nodes start at `first` in `h`: those that add up
+// to the node's merged count (a rank without histograms leaves the others short).
+void put_hist_section(ByteBuffer &b, const UnionCfh &c, const SummaryRecord *r, const HistSet &h,
+                      std::uint64_t first) {
+  std::size_t at = begin_section(b, IDB_SECTION_HIST, 0);
+  b.put(std::uint32_t(IDB_HIST_SUB_BITS));
+  b.put(std::uint32_t(IDB_HIST_UNIT_NS));
+  std::uint32_t items = 0;
+  for (std::uint32_t i = 0; i < c.count; ++i) {
+    const SparseHist &s = h.nodes[first + i];
+    std::uint64_t sum = 0;
+    for (std::uint32_t k = 0; k < s.size; ++k)
+      sum += s.counts[k];
+    if (s.size == 0 || sum != r[i].all.count) continue;
+    b.put(i);
+    b.put(s.level);
+    b.put(s.size);
+    for (std::uint32_t k = 0; k < s.size; ++k) {
+      b.put(s.buckets[k]);
+      b.put(s.counts[k]);
+    }
+    ++items;
+  }
+  end_section(b, at, items);
+}
+
 void put_spread_section(ByteBuffer &b, const UnionCfh &c, const SummaryRecord *r) {
   std::size_t at = begin_section(b, IDB_SECTION_SUMMARY, c.count);
   b.put(std::uint32_t(IDB_SUMMARY_RECORD_SIZE));
@@ -323,13 +364,159 @@ bool records_of_rank(const Union &u, const LocalCfh *local, int count, int rank,
 }
 
 std::uint32_t put_summary_sections(const Union &u, const SummaryRecord *records,
-                                   const std::uint64_t *counters, ByteBuffer &out) {
+                                   const std::uint64_t *counters, const HistSet *hists,
+                                   ByteBuffer &out) {
+  bool with_hists = hists && !hists->failed && hists->count == u.total_nodes();
   for (std::uint32_t i = 0; i < u.count; ++i) {
     const SummaryRecord *r = records + u.offset(i);
     put_cfh_section(out, u.cfhs[i], r, counters + std::size_t(4) * i);
     put_spread_section(out, u.cfhs[i], r);
+    if (with_hists) put_hist_section(out, u.cfhs[i], r, *hists, u.offset(i));
   }
-  return 2 * u.count;
+  return (with_hists ? 3 : 2) * u.count;
+}
+
+HistSet::~HistSet() {
+  for (std::uint64_t i = 0; i < count; ++i) {
+    std::free(nodes[i].buckets);
+    std::free(nodes[i].counts);
+  }
+  std::free(nodes);
+}
+
+bool HistSet::init(std::uint64_t total) {
+  nodes = static_cast<SparseHist *>(std::calloc(total ? total : 1, sizeof(SparseHist)));
+  count = nodes ? total : 0;
+  failed = !nodes;
+  return nodes != nullptr;
+}
+
+bool HistSet::add(std::uint64_t node, std::uint32_t level, const std::uint32_t *buckets,
+                  const std::uint64_t *counts, std::uint32_t size) {
+  if (failed || node >= count || level > IDB_HIST_MAX_LEVEL) return false;
+  SparseHist &s = nodes[node];
+  std::uint32_t to = s.size ? (s.level > level ? s.level : level) : level;
+  // Both at the coarser level, merged into fresh arrays (sizes add up at most).
+  std::uint32_t most = s.size + size;
+  auto *b = static_cast<std::uint32_t *>(std::malloc(4ull * most + 4));
+  auto *n = static_cast<std::uint64_t *>(std::malloc(8ull * most + 8));
+  if (!b || !n) {
+    std::free(b);
+    std::free(n);
+    failed = true;
+    return false;
+  }
+  std::uint32_t i = 0, j = 0, k = 0;
+  auto push = [&](std::uint32_t bucket, std::uint64_t value) {
+    if (k > 0 && b[k - 1] == bucket) {
+      n[k - 1] += value;
+    } else {
+      b[k] = bucket;
+      n[k++] = value;
+    }
+  };
+  while (i < s.size || j < size) {
+    std::uint32_t mine = i < s.size ? s.buckets[i] >> (to - s.level) : 0xFFFFFFFFu;
+    std::uint32_t theirs = j < size ? buckets[j] >> (to - level) : 0xFFFFFFFFu;
+    if (mine <= theirs)
+      push(mine, s.counts[i++]);
+    else
+      push(theirs, counts[j++]);
+  }
+  std::free(s.buckets);
+  std::free(s.counts);
+  s.buckets = b;
+  s.counts = n;
+  s.size = s.capacity = k;
+  s.level = to;
+  return true;
+}
+
+namespace {
+
+// Reads one histogram (level, size, pairs) into the scratch arrays, checked: false when
+// it is malformed.
+bool get_hist(Reader &in, std::uint32_t &level, std::uint32_t &size, std::uint32_t *&buckets,
+              std::uint64_t *&counts) {
+  level = in.get<std::uint32_t>();
+  size = in.get<std::uint32_t>();
+  if (!in.ok || level > IDB_HIST_MAX_LEVEL || size == 0 ||
+      std::size_t(in.end - in.at) / IDB_HIST_PAIR_SIZE < size)
+    return false;
+  buckets = static_cast<std::uint32_t *>(std::malloc(4ull * size));
+  counts = static_cast<std::uint64_t *>(std::malloc(8ull * size));
+  if (!buckets || !counts) return false;
+  for (std::uint32_t k = 0; k < size; ++k) {
+    buckets[k] = in.get<std::uint32_t>();
+    counts[k] = in.get<std::uint64_t>();
+    if (buckets[k] >= idb_hist_buckets_at(level) || (k > 0 && buckets[k] <= buckets[k - 1]))
+      return false;
+  }
+  return in.ok;
+}
+
+} // namespace
+
+bool hists_of_rank(const Union &u, const LocalCfh *local, int count, HistSet &h) {
+  for (int i = 0; i < count; ++i) {
+    if (!local[i].hists) continue;
+    std::uint32_t named = local[i].flags & IDB_CFH_FLAG_NAMED;
+    int at = -1;
+    for (std::uint32_t k = 0; k < u.count && at < 0; ++k)
+      if ((u.cfhs[k].flags & IDB_CFH_FLAG_NAMED) == named &&
+          !std::strcmp(u.cfhs[k].name, local[i].name))
+        at = int(k);
+    if (at < 0) return false;
+    auto *map = static_cast<std::uint32_t *>(std::malloc(local[i].count * 4ull));
+    bool ok = map && map_nodes(u.cfhs[at], local[i], map, false);
+    std::uint64_t first = u.offset(std::uint32_t(at));
+    Reader in{local[i].hists, local[i].hists + local[i].hist_bytes};
+    for (std::uint32_t k = 0; ok && k < local[i].hist_items; ++k) {
+      auto node = in.get<std::uint32_t>();
+      std::uint32_t level = 0, size = 0, *buckets = nullptr;
+      std::uint64_t *counts = nullptr;
+      ok = get_hist(in, level, size, buckets, counts) && node < local[i].count &&
+           map[node] != kNone && h.add(first + map[node], level, buckets, counts, size);
+      std::free(buckets);
+      std::free(counts);
+    }
+    std::free(map);
+    if (!ok) return false;
+  }
+  return true;
+}
+
+void hist_put(const HistSet &h, ByteBuffer &out) {
+  std::uint64_t present = 0;
+  for (std::uint64_t i = 0; i < h.count; ++i)
+    present += h.nodes[i].size ? 1 : 0;
+  out.put(present);
+  for (std::uint64_t i = 0; i < h.count; ++i) {
+    const SparseHist &s = h.nodes[i];
+    if (!s.size) continue;
+    out.put(i);
+    out.put(s.level);
+    out.put(s.size);
+    for (std::uint32_t k = 0; k < s.size; ++k) {
+      out.put(s.buckets[k]);
+      out.put(s.counts[k]);
+    }
+  }
+}
+
+bool hist_take(HistSet &h, Reader &in) {
+  auto present = in.get<std::uint64_t>();
+  for (std::uint64_t k = 0; k < present && in.ok; ++k) {
+    auto node = in.get<std::uint64_t>();
+    std::uint32_t level = 0, size = 0, *buckets = nullptr;
+    std::uint64_t *counts = nullptr;
+    bool ok =
+        get_hist(in, level, size, buckets, counts) && h.add(node, level, buckets, counts, size);
+    std::free(buckets);
+    std::free(counts);
+    if (!ok) return false;
+  }
+  return in.ok;
 }
 
 } // namespace idb::mpi

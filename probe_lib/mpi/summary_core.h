@@ -46,10 +46,15 @@ struct LocalCfh {
   std::uint32_t count;
   const unsigned char *records; // count node records of record_size bytes
   std::uint32_t record_size;
+  // Its HIST section's histograms (hist_items of them), or none.
+  const unsigned char *hists;
+  std::size_t hist_bytes;
+  std::uint32_t hist_items;
 };
 
-// Parses the CFH sections of one writer (idb_ext_local_data). Returns the number parsed,
-// or -1 when they are malformed or memory ran out; the caller frees *out.
+// Parses the sections of one writer (idb_ext_local_data: `count` CFH sections, each
+// followed by its HIST section when histograms are on). Returns the number of CFHs, or -1
+// when they are malformed or memory ran out; the caller frees *out.
 int parse_cfh_sections(const unsigned char *data, std::size_t size, std::uint32_t count,
                        LocalCfh **out);
 // Node i's parent, probe and statistics.
@@ -101,10 +106,45 @@ bool union_merge(Union &u, Reader &in);
 bool records_of_rank(const Union &u, const LocalCfh *local, int count, int rank,
                      SummaryRecord *records);
 
+// One node's duration histogram: bucket indexes of `level`, increasing, and their counts.
+struct SparseHist {
+  std::uint32_t level, size, capacity;
+  std::uint32_t *buckets;
+  std::uint64_t *counts;
+};
+
+// The histograms of every node of a union (indexed like the records), merged exactly as
+// they come: the finer of two is brought to the coarser level first.
+struct HistSet {
+  SparseHist *nodes = nullptr;
+  std::uint64_t count = 0;
+  bool failed = false; // memory ran out or a message was malformed: none are written
+
+  HistSet() = default;
+  HistSet(const HistSet &) = delete;
+  HistSet &operator=(const HistSet &) = delete;
+  ~HistSet();
+  // Room for `total` nodes, all without histogram; false when memory ran out.
+  bool init(std::uint64_t total);
+  // Adds a histogram to node `node`'s; false (and failed) when memory ran out.
+  bool add(std::uint64_t node, std::uint32_t level, const std::uint32_t *buckets,
+           const std::uint64_t *counts, std::uint32_t size);
+};
+
+// Adds this rank's histograms (the HIST data of `local`) to `h`, indexed like
+// records_of_rank's records. False when a node is not in `u` or the data is malformed.
+bool hists_of_rank(const Union &u, const LocalCfh *local, int count, HistSet &h);
+
+// The histograms as bytes, and histograms from bytes added to `h` (false: malformed).
+void hist_put(const HistSet &h, ByteBuffer &out);
+bool hist_take(HistSet &h, Reader &in);
+
 // Appends to `out`, per CFH of `u`, a CFH section (rank -1, flag IDB_CFH_FLAG_SUMMARY,
-// the merged statistics) and its SUMMARY section; returns the number of sections.
-// `counters` holds the four counters per CFH, summed over the ranks.
+// the merged statistics), its SUMMARY section and, when `hists` is given, a HIST section
+// with each node's merged histogram that adds up to its merged count; returns the number
+// of sections. `counters` holds the four counters per CFH, summed over the ranks.
 std::uint32_t put_summary_sections(const Union &u, const SummaryRecord *records,
-                                   const std::uint64_t *counters, ByteBuffer &out);
+                                   const std::uint64_t *counters, const HistSet *hists,
+                                   ByteBuffer &out);
 
 } // namespace idb::mpi

@@ -4,6 +4,7 @@
 
 #include "probes.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -20,6 +21,10 @@ void *reserve(std::size_t bytes) {
   void *p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   return p == MAP_FAILED ? nullptr : p;
+}
+
+std::size_t hist_bytes(const Cfh &c) {
+  return sizeof(std::uint32_t) * kHistWindow * c.max_nodes;
 }
 
 void push_root(Cfh &c) {
@@ -63,8 +68,10 @@ std::uint64_t pop_frame(Cfh &c, std::uint64_t t, bool read_cpu) {
       n.stats.noise += read_charge(c, before, after);
       if (after > t) t = after;
     }
-    idb_stats_add(&n.stats, f.t0 < t ? double(t - f.t0) : 0.0);
-    n.mode = next_mode(c, n.stats);
+    std::uint64_t ticks = f.t0 < t ? t - f.t0 : 0;
+    idb_stats_add(&n.stats, double(ticks));
+    n.mode = std::uint8_t(next_mode(c, n.stats));
+    if (c.hist_mult) cfh_hist_add(c, f.node, n, ticks);
   }
   --c.depth;
   return t;
@@ -84,7 +91,12 @@ Cfh *cfh_create(const char *name, bool named, int thread, const Limits &limits) 
   c->cpu_read_ns = limits.cpu_read_ns;
   c->cpu_read_cap_ticks = limits.cpu_read_cap_ticks;
   c->hidden_charge = limits.noise_ticks;
+  c->hist_mult = limits.hist_mult;
   c->nodes = static_cast<Node *>(reserve(sizeof(Node) * c->max_nodes));
+  if (c->hist_mult) {
+    c->hists = static_cast<std::uint32_t *>(reserve(hist_bytes(*c)));
+    if (!c->hists) c->hist_mult = 0; // no room for histograms: the run goes on without
+  }
   auto *frames = static_cast<Frame *>(reserve(sizeof(Frame) * (c->max_depth + 2)));
   bool table = c->children.init(kFirstChildren);
   if (!c->nodes || !frames || !table) {
@@ -101,6 +113,8 @@ Cfh *cfh_create(const char *name, bool named, int thread, const Limits &limits) 
   root.probe = 0;
   root.mode = 0;
   root.kind = 1; // IDB_PROC: the program
+  root.hist_level = 0;
+  root.hist_base = kHistUnplaced;
   idb_stats_clear(&root.stats);
   c->node_count.store(1, std::memory_order_release);
   c->thread = thread;
@@ -114,6 +128,8 @@ Cfh *cfh_create(const char *name, bool named, int thread, const Limits &limits) 
 void cfh_free(Cfh *c) {
   if (!c) return;
   munmap(c->nodes, sizeof(Node) * c->max_nodes);
+  if (c->hists) munmap(c->hists, hist_bytes(*c));
+  std::free(c->carries);
   munmap(c->stack - 1, sizeof(Frame) * (c->max_depth + 2));
   c->children.release();
   std::free(c);
@@ -146,7 +162,10 @@ std::uint32_t cfh_add_node(Cfh &c, std::uint32_t parent, int kind, int id, const
   n.parent = parent;
   n.probe = id;
   n.mode = c.cpu_all ? kModeCpu : 0;
-  n.kind = std::uint32_t(kind);
+  n.kind = std::uint8_t(kind);
+  n.hist_level = 0;
+  n.unused = 0;
+  n.hist_base = kHistUnplaced;
   idb_stats_clear(&n.stats);
   c.node_count.store(count + 1, std::memory_order_release);
   n.stats.noise = double(now() - entry);
@@ -212,6 +231,134 @@ void cfh_stop_slow(Cfh &c, int id) {
   while (c.depth > k)
     t = pop_frame(c, t, true);
   pop_frame(c, t, true);
+}
+
+namespace {
+
+// Adds `extra` to the carry of (node, bucket); false when memory ran out.
+bool add_carry(Cfh &c, std::uint32_t node, std::uint32_t bucket, std::uint64_t extra) {
+  for (std::uint32_t k = 0; k < c.carry_count; ++k)
+    if (c.carries[k].node == node && c.carries[k].bucket == bucket) {
+      c.carries[k].extra += extra;
+      return true;
+    }
+  if (c.carry_count == c.carry_capacity) {
+    std::uint32_t bigger = c.carry_capacity ? 2 * c.carry_capacity : 8;
+    auto *p = static_cast<HistCarry *>(std::realloc(c.carries, sizeof(HistCarry) * bigger));
+    if (!p) return false;
+    c.carries = p;
+    c.carry_capacity = bigger;
+  }
+  c.carries[c.carry_count++] = HistCarry{node, bucket, extra};
+  return true;
+}
+
+// The node's counts as 64-bit values over its window (counter plus carries), the carries
+// taken out of the table. Returns the lowest and highest non-empty window index in lo and
+// hi (lo > hi when it has none).
+void take_counts(Cfh &c, std::uint32_t node, std::uint64_t *counts, std::uint32_t &lo,
+                 std::uint32_t &hi) {
+  const Node &n = c.nodes[node];
+  const std::uint32_t *w = c.hists + std::size_t(node) * kHistWindow;
+  for (std::uint32_t i = 0; i < kHistWindow; ++i)
+    counts[i] = w[i];
+  for (std::uint32_t k = 0; k < c.carry_count;) {
+    if (c.carries[k].node == node) {
+      counts[c.carries[k].bucket - n.hist_base] += c.carries[k].extra;
+      c.carries[k] = c.carries[--c.carry_count];
+    } else {
+      ++k;
+    }
+  }
+  lo = kHistWindow;
+  hi = 0;
+  for (std::uint32_t i = 0; i < kHistWindow; ++i)
+    if (counts[i]) {
+      if (lo == kHistWindow) lo = i;
+      hi = i;
+    }
+}
+
+} // namespace
+
+void cfh_hist_miss(Cfh &c, std::uint32_t node, std::uint32_t bucket) {
+  Node &n = c.nodes[node];
+  std::uint32_t *w = c.hists + std::size_t(node) * kHistWindow;
+  if (n.hist_base == kHistUnplaced) { // the first: the window centred on it
+    n.hist_level = 0;
+    n.hist_base = bucket >= kHistWindow / 2 ? bucket - kHistWindow / 2 : 0;
+    w[bucket - n.hist_base] = 1;
+    return;
+  }
+  std::uint32_t i = (bucket >> n.hist_level) - n.hist_base;
+  if (i < kHistWindow) { // the counter wrapped to 0: it has counted 2^32 more
+    add_carry(c, node, bucket >> n.hist_level, std::uint64_t(1) << 32);
+    return;
+  }
+  // Outside the window: every count and the new one, on the finest level whose window
+  // holds them all, with the slack split evenly on both sides.
+  std::uint64_t counts[kHistWindow];
+  std::uint32_t lo = 0, hi = 0;
+  take_counts(c, node, counts, lo, hi);
+  std::uint32_t level = n.hist_level;
+  std::uint64_t first = bucket >> level, last = first; // of `level`
+  if (lo <= hi) {
+    first = std::min<std::uint64_t>(first, n.hist_base + lo);
+    last = std::max<std::uint64_t>(last, n.hist_base + hi);
+  }
+  std::uint32_t up = 0;
+  while ((last >> up) - (first >> up) >= kHistWindow)
+    ++up;
+  std::uint32_t span = std::uint32_t((last >> up) - (first >> up)) + 1;
+  std::uint32_t lowest = std::uint32_t(first >> up);
+  std::uint32_t base = lowest - std::min(lowest, (kHistWindow - span) / 2);
+  std::uint64_t moved[kHistWindow] = {};
+  for (std::uint32_t k = lo; k <= hi && lo <= hi; ++k)
+    moved[((n.hist_base + k) >> up) - base] += counts[k];
+  moved[(bucket >> (level + up)) - base] += 1;
+  n.hist_level = std::uint8_t(level + up);
+  n.hist_base = base;
+  for (std::uint32_t k = 0; k < kHistWindow; ++k) {
+    w[k] = std::uint32_t(moved[k]);
+    if (moved[k] >> 32) add_carry(c, node, base + k, moved[k] & ~std::uint64_t(0xFFFFFFFFu));
+  }
+}
+
+std::uint32_t cfh_hist_read(const Cfh &c, std::uint32_t node, double extra_ns, std::uint32_t *level,
+                            std::uint32_t *buckets, std::uint64_t *counts, std::uint32_t capacity) {
+  const Node &n = c.nodes[node];
+  bool placed = c.hists && n.hist_base != kHistUnplaced;
+  *level = placed ? n.hist_level : 0;
+  std::uint32_t extra = kHistUnplaced;
+  if (extra_ns >= 0) extra = idb_hist_bucket(std::uint64_t(extra_ns)) >> *level;
+  std::uint32_t written = 0;
+  auto put = [&](std::uint32_t bucket, std::uint64_t count) {
+    if (written < capacity) {
+      buckets[written] = bucket;
+      counts[written] = count;
+    }
+    ++written;
+  };
+  if (placed) {
+    const std::uint32_t *w = c.hists + std::size_t(node) * kHistWindow;
+    for (std::uint32_t i = 0; i < kHistWindow; ++i) {
+      std::uint32_t bucket = n.hist_base + i;
+      std::uint64_t count = w[i];
+      for (std::uint32_t k = 0; k < c.carry_count; ++k)
+        if (c.carries[k].node == node && c.carries[k].bucket == bucket) count += c.carries[k].extra;
+      if (extra < bucket) { // below the window, or below this bucket
+        put(extra, 1);
+        extra = kHistUnplaced;
+      }
+      if (extra == bucket) {
+        ++count;
+        extra = kHistUnplaced;
+      }
+      if (count) put(bucket, count);
+    }
+  }
+  if (extra != kHistUnplaced) put(extra, 1);
+  return written;
 }
 
 int cfh_dump(const Cfh &c, void *stream) {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "hash_map.h"
+#include "idb/histogram.h"
 #include "idb/stats.h"
 #include "timer.h"
 
@@ -16,13 +17,24 @@ namespace idb::rt {
 
 constexpr std::uint32_t kNoNode = 0xFFFFFFFFu;
 
+// Each node's duration histogram: a window of kHistWindow counters over consecutive
+// buckets of one level (idb/histogram.h), 1 KB, placed around the node's first timed
+// activation and moved or made coarser when a duration falls outside it (cfh_hist_miss).
+// 256 buckets of level 0 span 16 octaves (a factor of 65536, e.g. 1 us to 65 ms) at 3%;
+// level 1 spans 32 and level 2 every duration there is.
+constexpr std::uint32_t kHistWindow = 256;
+constexpr std::uint32_t kHistUnplaced = 0x80000000u; // no window yet: every index misses
+
 // 128 bytes; what start and stop touch lies in the first 64.
 struct alignas(64) Node {
   std::uint32_t parent;
   std::int32_t probe;
-  std::uint32_t mode; // kMode* bits; start takes its slow path when any is set
-  std::uint32_t kind; // the probe's kind (IDB_PROC, ...): the MPI layer asks for COMM
-  idb_stats_t stats;  // wall in ticks, CPU in ns, noise: measured extra ticks only
+  std::uint8_t mode; // kMode* bits; start takes its slow path when any is set
+  std::uint8_t kind; // the probe's kind (IDB_PROC, ...): the MPI layer asks for COMM
+  std::uint8_t hist_level;
+  std::uint8_t unused;
+  std::uint32_t hist_base; // the histogram window's first bucket, of level hist_level
+  idb_stats_t stats;       // wall in ticks, CPU in ns, noise: measured extra ticks only
 };
 static_assert(sizeof(Node) == 128, "a node fills two cache lines exactly");
 
@@ -44,6 +56,13 @@ constexpr std::uint32_t kSpecialNoNode = 4;     // node cap reached: not recorde
 constexpr std::uint32_t kSpecialUncounted = 8;  // activations past the depth cap sit on top
 constexpr std::uint32_t kSpecialThrottled = 16; // a throttled node's: counted, not timed
 
+// A histogram counter's overflow past 32 bits: the multiples of 2^32 it has counted.
+struct HistCarry {
+  std::uint32_t node;
+  std::uint32_t bucket; // of the node's level
+  std::uint64_t extra;
+};
+
 // The children of every node: (parent << 32 | probe) to the child's node index.
 using ChildTable = HashMap<std::uint32_t>;
 
@@ -55,6 +74,9 @@ struct Limits {
   bool cpu_all;
   double cpu_read_ns; // CPU time one thread-CPU clock read itself adds to a CPU interval
   double noise_ticks; // the calibrated pair charge, for activations that are not recorded
+  // Nanoseconds per tick times 2^32, for the histogram's bucket of each duration; 0 when
+  // histograms are off (IDB_HISTOGRAM=0).
+  std::uint64_t hist_mult;
   // The most wall time one thread-CPU clock read is charged as noise: a few times its
   // calibrated cost, so a rank that loses its core inside the read (more ranks than
   // cores) is not charged the wait as probe cost.
@@ -76,8 +98,12 @@ struct Cfh {
   double cpu_threshold;
   std::uint64_t throttle_after;
   double throttle_ticks;
+  std::uint64_t hist_mult; // Limits::hist_mult
+  std::uint32_t *hists;    // kHistWindow counters per node, reserved like the nodes
 
   // Cold.
+  HistCarry *carries; // counters past 32 bits, few if any
+  std::uint32_t carry_count, carry_capacity;
   std::uint32_t max_depth;
   std::uint32_t uncounted; // activations past the depth cap still open
   std::uint32_t max_nodes;
@@ -117,6 +143,32 @@ std::uint32_t cfh_add_node(Cfh &c, std::uint32_t parent, int kind, int id, const
 void cfh_start_special(Cfh &c, std::uint32_t node, int id);
 void cfh_start_uncounted(Cfh &c);
 void cfh_stop_slow(Cfh &c, int id);
+
+// A duration outside the node's histogram window (or its first one): places, moves or
+// coarsens the window and counts it; or a counter that wrapped past 32 bits. `bucket` is
+// of level 0.
+void cfh_hist_miss(Cfh &c, std::uint32_t node, std::uint32_t bucket);
+
+// The node's histogram as it would be written: its non-empty buckets of level *level in
+// increasing order, with `extra_ns` (when not negative) counted once more. Writes at most
+// `capacity` pairs and returns how many there are; 0 when the node has none.
+std::uint32_t cfh_hist_read(const Cfh &c, std::uint32_t node, double extra_ns, std::uint32_t *level,
+                            std::uint32_t *buckets, std::uint64_t *counts, std::uint32_t capacity);
+
+// The duration `ticks` in nanoseconds for the histogram: a multiply and a shift.
+inline std::uint64_t hist_ns(const Cfh &c, std::uint64_t ticks) {
+  return std::uint64_t((static_cast<unsigned __int128>(ticks) * c.hist_mult) >> 32);
+}
+
+// Counts one timed activation of `ticks` in the node's histogram.
+inline void cfh_hist_add(Cfh &c, std::uint32_t node, const Node &n, std::uint64_t ticks) {
+  std::uint32_t b = idb_hist_bucket(hist_ns(c, ticks));
+  std::uint32_t i = (b >> n.hist_level) - n.hist_base;
+  if (__builtin_expect(i < kHistWindow, 1) &&
+      __builtin_expect(++c.hists[std::size_t(node) * kHistWindow + i] != 0, 1))
+    return;
+  cfh_hist_miss(c, node, b);
+}
 
 // The node's mode after a timed activation: CPU-timed when its mean reaches the CPU
 // threshold; throttled from now on when it has enough activations and a mean under the
@@ -180,7 +232,8 @@ inline void cfh_stop(Cfh &c, int id) {
   std::uint64_t t = now();
   Node &n = c.nodes[f.node];
   idb_stats_add(&n.stats, double(t - f.t0));
-  n.mode = next_mode(c, n.stats);
+  n.mode = std::uint8_t(next_mode(c, n.stats));
+  if (c.hist_mult) cfh_hist_add(c, f.node, n, t - f.t0);
   --c.depth;
 }
 

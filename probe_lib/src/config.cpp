@@ -66,6 +66,7 @@ Config read_config() {
       c.cpu_threshold_us = us;
   }
   read_bool("IDB_THROTTLE", c.throttle);
+  read_bool("IDB_HISTOGRAM", c.histogram);
   read_uint("IDB_THROTTLE_AFTER", 1, 0xFFFFFFFFu, c.throttle_after);
   if (const char *v = std::getenv("IDB_THROTTLE_PERCENT")) {
     char *end = nullptr;

@@ -17,6 +17,7 @@ struct Config {
   bool throttle = true;                 // IDB_THROTTLE
   std::uint32_t throttle_after = 10000; // IDB_THROTTLE_AFTER: timed activations first
   double throttle_percent = 5.0;        // IDB_THROTTLE_PERCENT: probe cost share that throttles
+  bool histogram = true;                // IDB_HISTOGRAM: a duration histogram per node
   std::uint32_t max_nodes = 65536;      // IDB_MAX_NODES, per CFH
   std::uint32_t max_depth = 4096;       // IDB_MAX_DEPTH, open probes per CFH
   const char *timer = "auto";           // IDB_TIMER: auto|tsc|monotonic

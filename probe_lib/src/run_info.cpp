@@ -148,6 +148,7 @@ void fill_meta(Meta &m, const char *mode) {
     m.add("throttled_noise_per_activation_s", "%.17g",
           g_rt.throttled_ticks / g_rt.ticks_per_second);
   }
+  m.add("histogram", "%s", g_rt.limits.hist_mult ? "on" : "off");
   m.add("max_nodes", "%u", cfg.max_nodes);
   m.add("max_depth", "%u", cfg.max_depth);
   m.add("idb_version", "%s", IDB_VERSION);

@@ -109,6 +109,9 @@ void start_running(const char *program) {
   g_rt.limits.max_nodes = cfg.max_nodes;
   g_rt.limits.max_depth = cfg.max_depth;
   g_rt.limits.cpu_all = cfg.cpu == CpuPolicy::All;
+  // Durations go into histograms in nanoseconds, the one grid every rank and run shares.
+  g_rt.limits.hist_mult =
+      cfg.histogram ? std::uint64_t(1e9 / g_rt.ticks_per_second * 4294967296.0) : 0;
   g_rt.limits.cpu_read_ns = cfg.cpu == CpuPolicy::Off ? 0.0 : thread_cpu_read_cost_ns();
   // Four reads' worth, and never under 1 us: an honest read costs well under that.
   double read_ns = 4.0 * g_rt.limits.cpu_read_ns;

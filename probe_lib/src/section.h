@@ -35,4 +35,11 @@ template <typename Buf> void end_section(Buf &b, std::size_t at) {
   std::memcpy(header + 16, &crc, 4);
 }
 
+// Closes it with its item count, known only now.
+template <typename Buf> void end_section(Buf &b, std::size_t at, std::uint32_t count) {
+  if (b.failed) return;
+  std::memcpy(b.data + at + 4, &count, 4);
+  end_section(b, at);
+}
+
 } // namespace idb::rt

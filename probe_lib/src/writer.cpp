@@ -98,12 +98,46 @@ long open_frames(const Cfh &c, std::uint32_t count, std::uint64_t end, double *o
   return depth > 1 ? long(depth - 1) : 0;
 }
 
-void put_cfh(ByteBuffer &b, const Cfh &c, const WriteJob &job) {
+// The HIST section of a CFH whose nodes have histograms: each node's as it would be
+// written, with the open activation counted once more. A node whose histogram does not
+// add up to its count (another thread was timing it as the run ended) is left out rather
+// than written inconsistent.
+void put_hists(ByteBuffer &b, const Cfh &c, std::uint32_t count, const double *open_ticks) {
+  constexpr std::uint32_t kMax = kHistWindow + 1; // the window and an open activation
+  std::uint32_t buckets[kMax];
+  std::uint64_t counts[kMax];
+  std::size_t at = begin_section(b, IDB_SECTION_HIST, 0);
+  b.put(std::uint32_t(IDB_HIST_SUB_BITS));
+  b.put(std::uint32_t(IDB_HIST_UNIT_NS));
+  std::uint32_t items = 0;
+  for (std::uint32_t i = 0; i < count; ++i) {
+    double extra = open_ticks[i] >= 0 ? double(hist_ns(c, std::uint64_t(open_ticks[i]))) : -1.0;
+    std::uint32_t level = 0;
+    std::uint32_t n = cfh_hist_read(c, i, extra, &level, buckets, counts, kMax);
+    std::uint64_t sum = 0;
+    for (std::uint32_t k = 0; k < n && k < kMax; ++k)
+      sum += counts[k];
+    std::uint64_t timed = c.nodes[i].stats.count + (open_ticks[i] >= 0 ? 1 : 0);
+    if (n == 0 || n > kMax || sum != timed) continue;
+    b.put(i);
+    b.put(level);
+    b.put(n);
+    for (std::uint32_t k = 0; k < n; ++k) {
+      b.put(buckets[k]);
+      b.put(counts[k]);
+    }
+    ++items;
+  }
+  end_section(b, at, items);
+}
+
+// Writes the CFH's section and, with histograms on, its HIST section; returns how many.
+std::uint32_t put_cfh(ByteBuffer &b, const Cfh &c, const WriteJob &job) {
   std::uint32_t count = c.node_count.load(std::memory_order_acquire);
   auto *open_ticks = static_cast<double *>(std::malloc(sizeof(double) * count));
   if (!open_ticks) {
     b.failed = true;
-    return;
+    return 0;
   }
   long open = open_frames(c, count, job.end_ticks, open_ticks);
   std::size_t at = begin_section(b, IDB_SECTION_CFH, count);
@@ -119,7 +153,9 @@ void put_cfh(ByteBuffer &b, const Cfh &c, const WriteJob &job) {
   for (std::uint32_t i = 0; i < count; ++i)
     put_node(b, c.nodes[i], job, open_ticks[i]);
   end_section(b, at);
+  if (c.hist_mult) put_hists(b, c, count, open_ticks);
   std::free(open_ticks);
+  return c.hist_mult ? 2 : 1;
 }
 
 bool write_all(int fd, const unsigned char *data, std::size_t size) {
@@ -163,12 +199,12 @@ bool serialize_probes(Bytes &probes) {
 
 bool serialize_cfhs(const WriteJob &job, Bytes &sections) {
   ByteBuffer c;
-  std::uint32_t cfhs = 0;
-  for (const Cfh *h = job.cfhs; h; h = h->next, ++cfhs)
-    put_cfh(c, *h, job);
+  std::uint32_t count = 0;
+  for (const Cfh *h = job.cfhs; h; h = h->next)
+    count += put_cfh(c, *h, job);
   bool ok = !c.failed;
   std::size_t size = c.size;
-  sections = ok ? Bytes{c.take(), size, cfhs} : Bytes{nullptr, 0, 0};
+  sections = ok ? Bytes{c.take(), size, count} : Bytes{nullptr, 0, 0};
   return ok;
 }
 
@@ -197,8 +233,8 @@ bool write_profile(const char *path, const WriteJob &job, char *error, std::size
     b.put(job.sections, job.sections_size);
     sections += job.section_count;
   } else {
-    for (const Cfh *c = job.cfhs; c; c = c->next, ++sections)
-      put_cfh(b, *c, job);
+    for (const Cfh *c = job.cfhs; c; c = c->next)
+      sections += put_cfh(b, *c, job);
   }
 
   at = begin_section(b, IDB_SECTION_END, sections);

@@ -3,6 +3,7 @@
 #include "idb/profile.hpp"
 
 #include "crc32.h"
+#include "idb/histogram.h"
 #include "idb/input_file.hpp"
 #include "idb/probe.h"
 #include "idb/profile_format.h"
@@ -73,6 +74,7 @@ struct Section {
 // and the run's rank count.
 struct Seen {
   int meta = 0, probes = 0, cfhs = 0;
+  int hist_of = -1; // the CFH (by count) the last HIST section belonged to
   std::unordered_set<std::int32_t> probe_ids;
   std::int64_t nprocs = 1;
 };
@@ -365,6 +367,76 @@ bool read_summary(const Section &s, Profile &p, Cursor &c) {
   return c.error.empty();
 }
 
+// A HIST section belongs to the CFH just before it (after its SUMMARY section, if any):
+// each histogram names one of its nodes, in increasing order, and its counts add up to
+// that node's count.
+bool read_hists(const Section &s, Profile &p, Cursor &c, Seen &seen) {
+  if (p.cfhs.empty()) return c.fail("HIST section without a CFH before it");
+  if (seen.hist_of == seen.cfhs) return c.fail("a second HIST section for one CFH");
+  seen.hist_of = seen.cfhs;
+  Cfh &cfh = p.cfhs.back();
+  auto scheme = c.get<std::uint32_t>("HIST header");
+  auto unit = c.get<std::uint32_t>("HIST header");
+  if (!c.error.empty()) return false;
+  if (scheme != IDB_HIST_SUB_BITS || unit != IDB_HIST_UNIT_NS) {
+    c.at = 0;
+    return c.fail("histogram bucket scheme " + std::to_string(scheme) + " in unit " +
+                  std::to_string(unit) + " is not known (this reader reads scheme " +
+                  std::to_string(IDB_HIST_SUB_BITS) + " in nanoseconds, unit " +
+                  std::to_string(IDB_HIST_UNIT_NS) + ")");
+  }
+  std::int64_t previous = -1;
+  for (std::uint32_t k = 0; k < s.count && c.error.empty(); ++k) {
+    std::size_t start = c.at;
+    auto node = c.get<std::uint32_t>("histogram");
+    auto level = c.get<std::uint32_t>("histogram");
+    auto size = c.get<std::uint32_t>("histogram");
+    if (!c.error.empty()) return false;
+    c.at = start;
+    if (node >= cfh.nodes.size() || std::int64_t(node) <= previous)
+      return c.fail(
+          "histogram of node " + std::to_string(node) +
+          (node >= cfh.nodes.size() ? ", which its CFH does not have" : ", out of node order"));
+    std::string where = "histogram of node " + std::to_string(node);
+    if (level > IDB_HIST_MAX_LEVEL)
+      return c.fail(where + " has level " + std::to_string(level) + " (at most " +
+                    std::to_string(IDB_HIST_MAX_LEVEL) + ")");
+    if (size == 0) return c.fail(where + " has no bucket");
+    c.at = start + 12;
+    if ((c.bytes.size() - c.at) / IDB_HIST_PAIR_SIZE < size) return c.fail("truncated " + where);
+    Histogram h;
+    h.level = level;
+    h.buckets.resize(size);
+    std::uint64_t sum = 0;
+    for (HistBucket &b : h.buckets) {
+      std::size_t pair = c.at;
+      b.index = c.get<std::uint32_t>("histogram");
+      b.count = c.get<std::uint64_t>("histogram");
+      c.at = pair;
+      if (b.index >= idb_hist_buckets_at(level) ||
+          (&b > h.buckets.data() && b.index <= (&b - 1)->index))
+        return c.fail(where + ": bucket " + std::to_string(b.index) +
+                      (b.index >= idb_hist_buckets_at(level) ? " is past the last of its level"
+                                                             : " out of order"));
+      if (b.count == 0 || b.count > std::uint64_t(std::numeric_limits<std::int64_t>::max()) - sum)
+        return c.fail(where + ": bucket " + std::to_string(b.index) + " has count " +
+                      std::to_string(b.count) + (b.count == 0 ? "" : ", past what a column holds"));
+      sum += b.count;
+      c.at = pair + IDB_HIST_PAIR_SIZE;
+    }
+    Node &n = cfh.nodes[node];
+    if (sum != n.stats.count) {
+      c.at = start;
+      return c.fail(where + " (probe " + std::to_string(n.probe) + ") counts " +
+                    std::to_string(sum) + " activations, but the node has " +
+                    std::to_string(n.stats.count));
+    }
+    n.hist = std::move(h);
+    previous = node;
+  }
+  return c.error.empty();
+}
+
 bool read_header(Cursor &c, Profile &p) {
   if (!c.need(IDB_PROFILE_HEADER_SIZE, "file header")) return false;
   if (std::memcmp(c.bytes.data(), IDB_PROFILE_MAGIC, IDB_PROFILE_MAGIC_SIZE) != 0)
@@ -401,6 +473,8 @@ std::string order_problem(const Section &s, const Seen &seen) {
     return seen.probes ? "" : "CFH section before the PROBES section";
   case IDB_SECTION_SUMMARY:
     return seen.probes ? "" : "SUMMARY section before the PROBES section";
+  case IDB_SECTION_HIST:
+    return seen.probes ? "" : "HIST section before the PROBES section";
   default:
     return "";
   }
@@ -430,6 +504,9 @@ bool read_section(const Section &s, Profile &p, Seen &seen, std::string &error) 
     break;
   case IDB_SECTION_SUMMARY:
     ok = read_summary(s, p, c);
+    break;
+  case IDB_SECTION_HIST:
+    ok = read_hists(s, p, c, seen);
     break;
   default:
     return true; // a section of a newer minor version: skipped

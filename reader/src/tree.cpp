@@ -1,6 +1,8 @@
 // Derived node times and the text forms of a CFH.
 #include "idb/tree.hpp"
 
+#include "idb/histogram.hpp"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -38,6 +40,8 @@ struct Column {
 constexpr Column kLabel{"probe", 5};
 constexpr Column kCounts[] = {{"count", 10}, {"incl s", 12},  {"excl s", 12}, {"corr s", 12},
                               {"%par", 7},   {"mean us", 11}, {"sdev us", 11}};
+constexpr Column kQuantiles[] = {{"p50 us", 11}, {"p90 us", 11}, {"p99 us", 11}};
+constexpr double kQuantileLevels[] = {0.50, 0.90, 0.99};
 constexpr Column kCpu[] = {{"cpu s", 12}, {"cpu n", 7}};
 constexpr Column kNoise{"noise s", 12};
 constexpr Column kBytes[] = {{"sent B", 12}, {"recv B", 12}};
@@ -86,6 +90,11 @@ struct Printer {
           fixed(parent > 0 ? 100.0 * t.inclusive / parent : 0.0, 2),
           fixed(s.mean * 1e6, 3),
           fixed(std::sqrt(idb_stats_variance(&s)) * 1e6, 3)};
+    if (options.show_quantiles)
+      for (double q : kQuantileLevels) {
+        double value = quantile_seconds(cfh.nodes[i], q);
+        r.push_back(std::isnan(value) ? "-" : fixed(value * 1e6, 3));
+      }
     if (options.show_cpu) {
       r.push_back(s.cpu_count ? seconds(s.cpu_sum) : "-");
       r.push_back(std::to_string(s.cpu_count));
@@ -129,6 +138,9 @@ struct Printer {
     };
     for (const Column &c : kCounts)
       add(c);
+    if (options.show_quantiles)
+      for (const Column &c : kQuantiles)
+        add(c);
     if (options.show_cpu)
       for (const Column &c : kCpu)
         add(c);

@@ -95,7 +95,7 @@ void write_stats(TableRows &rows, std::int64_t key, std::int64_t node, const idb
 #define IDB_WRITE_FIELD(field, type, unit, merge, group, column) write_field(rows, st.field);
   IDB_STATS_FIELDS(IDB_WRITE_FIELD)
 #undef IDB_WRITE_FIELD
-  rows.real(times.exclusive).real(times.descendant_noise).end_row();
+  rows.real(times.exclusive).real(times.descendant_noise);
 }
 
 void write_all_stats(LoadSession &s, const profile::Profile &p,
@@ -103,15 +103,35 @@ void write_all_stats(LoadSession &s, const profile::Profile &p,
   detail::Columns columns{"cfh_id", "node"};
   for (std::string_view column : stats_column_names())
     columns.push_back(column);
-  columns.insert(columns.end(), {"exclusive", "descendant_noise"});
+  columns.insert(columns.end(), {"exclusive", "descendant_noise", "hist_level"});
   auto rows = s.rows("node_stats", columns);
   for (std::size_t index = 0; index < p.cfhs.size(); ++index) {
     const profile::Cfh &h = p.cfhs[index];
     std::vector<profile::NodeTimes> times = profile::node_times(h);
     for (std::size_t i = 0; i < h.nodes.size(); ++i) {
-      write_stats(*rows, keys[index], std::int64_t(i), h.nodes[i].stats, times[i]);
+      const profile::Node &n = h.nodes[i];
+      write_stats(*rows, keys[index], std::int64_t(i), n.stats, times[i]);
+      if (n.hist.empty())
+        rows->null();
+      else
+        rows->integer(n.hist.level);
+      rows->end_row();
       progress.advance();
     }
+  }
+  rows->finish();
+}
+
+// Format 1.3: one row per non-empty bucket of each node's histogram.
+void write_hists(LoadSession &s, const profile::Profile &p, const std::vector<std::int64_t> &keys) {
+  auto rows = s.rows("node_hist", {"cfh_id", "node", "bucket", "count"});
+  for (std::size_t index = 0; index < p.cfhs.size(); ++index) {
+    const profile::Cfh &h = p.cfhs[index];
+    for (std::size_t i = 0; i < h.nodes.size(); ++i)
+      for (const profile::HistBucket &b : h.nodes[i].hist.buckets) {
+        rows->integer(keys[index]).integer(std::int64_t(i)).integer(b.index);
+        rows->integer(std::int64_t(b.count)).end_row();
+      }
   }
   rows->finish();
 }
@@ -182,6 +202,7 @@ LoadResult load(Database &db, const profile::Profile &profile, const LoadOptions
   write_nodes(*session, profile, keys, progress);
   write_all_stats(*session, profile, keys, progress);
   write_spreads(*session, profile, keys);
+  write_hists(*session, profile, keys);
   session->commit();
   return result;
 }

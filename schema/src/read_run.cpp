@@ -88,6 +88,8 @@ profile::Node node_of(const Row &row) {
   n.parent = row.is_null(1) ? profile::kNoParent : std::uint32_t(row.integer(1));
   n.probe = int_of(row, 2);
   n.stats = read_stats(row, 3);
+  std::size_t level = 3 + stats_column_names().size();
+  if (!row.is_null(level)) n.hist.level = std::uint32_t(row.integer(level));
   return n;
 }
 
@@ -104,7 +106,7 @@ void read_nodes(Database &db, const Filter &f, const std::vector<std::int64_t> &
   // cfh_instances, then each CFH's nodes by key), so it sorts nothing.
   query_rows(db,
              "SELECT n.cfh_id, n.parent, n.probe_id, " + stats_columns("s") +
-                 " FROM runs r JOIN cfh_instances h ON h.run_id = r.run_id "
+                 ", s.hist_level FROM runs r JOIN cfh_instances h ON h.run_id = r.run_id "
                  "JOIN nodes n ON n.cfh_id = h.cfh_id "
                  "JOIN node_stats s ON s.cfh_id = n.cfh_id AND s.node = n.node" +
                  f.where + " ORDER BY h.rank, h.thread, h.cfh_id, n.node",
@@ -149,6 +151,26 @@ void read_spreads(Database &db, const Filter &f, const std::vector<std::int64_t>
              });
 }
 
+// The histograms, one row per non-empty bucket, in CFH, node and bucket order.
+void read_hists(Database &db, const Filter &f, const std::vector<std::int64_t> &ids,
+                profile::Profile &p) {
+  std::size_t index = 0;
+  query_rows(db,
+             "SELECT b.cfh_id, b.node, b.bucket, b.count FROM runs r "
+             "JOIN cfh_instances h ON h.run_id = r.run_id "
+             "JOIN node_hist b ON b.cfh_id = h.cfh_id" +
+                 f.where + " ORDER BY b.cfh_id, b.node, b.bucket",
+             f.params, [&](const Row &row) {
+               while (index < ids.size() && ids[index] != row.integer(0))
+                 ++index;
+               auto node = std::size_t(row.integer(1));
+               if (index == ids.size() || node >= p.cfhs[index].nodes.size())
+                 throw Error("a histogram bucket of an unknown node " + row.text(1));
+               p.cfhs[index].nodes[node].hist.buckets.push_back(
+                   {std::uint32_t(row.integer(2)), std::uint64_t(row.integer(3))});
+             });
+}
+
 } // namespace
 
 profile::Profile read_run(Database &db, const std::string &label, std::optional<int> rank) {
@@ -164,6 +186,7 @@ profile::Profile read_run(Database &db, const std::string &label, std::optional<
   std::vector<std::int64_t> ids = read_cfhs(db, filter, p);
   read_nodes(db, filter, ids, p);
   read_spreads(db, filter, ids, p);
+  read_hists(db, filter, ids, p);
   return p;
 }
 

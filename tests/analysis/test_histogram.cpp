@@ -62,11 +62,54 @@ TEST(HistogramBuckets, TheEstimateIsWithinOneThirtyThirdOfEveryValue) {
   EXPECT_GT(worst, kBound * 0.99) << "the bound is reached: it is the right one";
 }
 
+// `h` at a coarser level, as the runtime keeps a node whose durations span more octaves.
+Histogram coarsened(const Histogram &h, std::uint32_t level) {
+  Histogram out;
+  out.level = level;
+  for (const Bucket &b : h.buckets) {
+    std::uint32_t index = b.index >> (level - h.level);
+    if (!out.buckets.empty() && out.buckets.back().index == index)
+      out.buckets.back().count += b.count;
+    else
+      out.buckets.push_back({index, b.count});
+  }
+  return out;
+}
+
 Histogram random_histogram(std::mt19937_64 &random) {
   std::vector<std::uint64_t> ticks(1 + random() % 500);
   for (std::uint64_t &t : ticks)
     t = random() >> (random() % 64);
-  return histogram_of(ticks);
+  return coarsened(histogram_of(ticks), std::uint32_t(random() % (IDB_HIST_MAX_LEVEL + 1)));
+}
+
+TEST(HistogramBuckets, CoarserLevelsJoinBucketsAndKeepTheirBound) {
+  // Level L's bucket b spans level 0's buckets b << L to (b << L) + 2^L - 1 exactly, and
+  // its estimate is within 1/17 (level 1) or 1/9 (level 2) of every value in it from 32
+  // on, and within 2^L of the smaller ones.
+  for (std::uint32_t level = 1; level <= IDB_HIST_MAX_LEVEL; ++level) {
+    EXPECT_EQ(idb_hist_buckets_at(level) - 1, idb_hist_bucket(~std::uint64_t(0)) >> level);
+    double bound = 1.0 / (2.0 * 16.0 / double(1u << level) + 1.0), worst = 0;
+    for (std::uint32_t b = 0; b < idb_hist_buckets_at(level); ++b) {
+      std::uint32_t first = b << level;
+      EXPECT_EQ(idb_hist_lower_at(b, level), double(idb_hist_lower(first)));
+      if (b + 1 < idb_hist_buckets_at(level)) {
+        EXPECT_EQ(idb_hist_upper_at(b, level), idb_hist_lower_at(b + 1, level));
+      }
+      std::uint32_t last = std::min(first + (1u << level), IDB_HIST_BUCKETS) - 1;
+      std::uint64_t highest = idb_hist_lower(last) + (idb_hist_width(last) - 1); // exact
+      for (std::uint64_t v : {idb_hist_lower(first), highest}) {
+        if (v < 1) continue;
+        EXPECT_EQ(b, idb_hist_bucket(v) >> level) << v;
+        double error = std::abs(idb_hist_estimate_at(b, level) - double(v));
+        if (v < IDB_HIST_LINEAR) // below 32 ns: within the 2^L ns the bucket is wide
+          EXPECT_LT(error, double(1u << level)) << v;
+        else
+          worst = std::max(worst, error / double(v));
+      }
+    }
+    EXPECT_LE(worst, bound * (1 + 1e-12)) << "level " << level;
+  }
 }
 
 TEST(HistogramMerge, IsExactInAnyOrderAndGrouping) {
@@ -84,12 +127,23 @@ TEST(HistogramMerge, IsExactInAnyOrderAndGrouping) {
     ASSERT_EQ(ab_c, a_bc);
     ASSERT_EQ(ab_c, cba);
     EXPECT_EQ(histogram_count(a) + histogram_count(b) + histogram_count(c), histogram_count(ab_c));
-    EXPECT_TRUE(std::is_sorted(ab_c.begin(), ab_c.end(),
+    EXPECT_EQ(std::max({a.level, b.level, c.level}), ab_c.level);
+    EXPECT_TRUE(std::is_sorted(ab_c.buckets.begin(), ab_c.buckets.end(),
                                [](const Bucket &x, const Bucket &y) { return x.index < y.index; }));
   }
   Histogram empty, one = histogram_of({100, 100, 5});
   merge_histogram(empty, one);
   EXPECT_EQ(one, empty);
+  merge_histogram(one, Histogram{});
+  EXPECT_EQ(empty, one);
+  // A complete histogram stays beside merged statistics; one short of the count goes.
+  idb_stats_t stats{};
+  stats.count = 3;
+  keep_if_complete(one, stats);
+  EXPECT_EQ(3u, histogram_count(one));
+  stats.count = 4;
+  keep_if_complete(one, stats);
+  EXPECT_TRUE(one.empty());
 }
 
 // The exact q-quantile of `ticks` in the convention of quantile_ticks: the ceil(q·n)-th.
@@ -109,8 +163,8 @@ TEST(HistogramQuantiles, OfKnownDistributionsAreWithinFivePercent) {
   for (int i = 0; i < 100000; ++i)
     bimodal.push_back(std::uint64_t((i % 10 == 9 ? 2e-3 : 20e-6) * kHz));
   Histogram h = histogram_of(bimodal);
-  EXPECT_NEAR(20e-6 * kHz, quantile_ticks(h, 0.5), 0.05 * 20e-6 * kHz);
-  EXPECT_NEAR(2e-3 * kHz, quantile_ticks(h, 0.99), 0.05 * 2e-3 * kHz);
+  EXPECT_NEAR(20e-6 * kHz, quantile(h, 0.5), 0.05 * 20e-6 * kHz);
+  EXPECT_NEAR(2e-3 * kHz, quantile(h, 0.99), 0.05 * 2e-3 * kHz);
   cases.push_back(bimodal);
   std::lognormal_distribution<double> lognormal(std::log(50e-6), 1.5);
   std::uniform_real_distribution<double> uniform(10e-9, 10.0);
@@ -126,13 +180,13 @@ TEST(HistogramQuantiles, OfKnownDistributionsAreWithinFivePercent) {
   for (const std::vector<std::uint64_t> &ticks : cases) {
     Histogram hist = histogram_of(ticks);
     for (double q : {0.0, 0.1, 0.5, 0.9, 0.95, 0.99, 0.999, 1.0}) {
-      double want = exact(ticks, q), got = quantile_ticks(hist, q);
+      double want = exact(ticks, q), got = quantile(hist, q);
       EXPECT_LE(std::abs(got - want) / want, kBound * (1 + 1e-12)) << "q " << q;
     }
   }
   // The node's exact extremes bound the estimate.
-  EXPECT_EQ(100.0, quantile_ticks(histogram_of({100, 100}), 1.0, 100, 100));
-  EXPECT_TRUE(std::isnan(quantile_ticks({}, 0.5)));
+  EXPECT_EQ(100.0, quantile(histogram_of({100, 100}), 1.0, 100, 100));
+  EXPECT_TRUE(std::isnan(quantile({}, 0.5)));
 }
 
 } // namespace

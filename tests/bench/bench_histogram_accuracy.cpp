@@ -70,11 +70,11 @@ int main(int argc, char **argv) {
     for (double q : qs) {
       auto rank = std::max<std::size_t>(1, std::size_t(std::ceil(q * double(samples))));
       double exact = double(ticks[rank - 1]);
-      double error = std::abs(idb::analysis::quantile_ticks(h, q) - exact) / exact;
+      double error = std::abs(idb::analysis::quantile(h, q) - exact) / exact;
       worst = std::max(worst, error);
       std::printf(" %7.2f%%", 100 * error);
     }
-    std::printf(" %8zu\n", h.size());
+    std::printf(" %8zu\n", h.buckets.size());
   }
   std::printf("largest error %.2f%% (bound 1/33 = 3.03%%)\n", 100 * worst);
   return worst <= 1.0 / 33 + 1e-12 ? 0 : 1;

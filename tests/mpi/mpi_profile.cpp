@@ -2,6 +2,7 @@
 #include "mpi_profile.hpp"
 
 #include "files.hpp"
+#include "idb/histogram.h"
 #include "idb/profile_format.h"
 #include "idb/tree.hpp"
 
@@ -66,6 +67,16 @@ std::map<std::uint32_t, std::uint64_t> section_bytes(const std::string &path) {
     at += IDB_SECTION_HEADER_SIZE + length;
   }
   return bytes;
+}
+
+std::uint64_t hist_bound(const std::string &path) {
+  std::uint64_t bound = 0;
+  auto read = idb::profile::read_profile(path);
+  if (!read.profile) return 0;
+  for (const Cfh &cfh : read.profile->cfhs)
+    bound += IDB_SECTION_HEADER_SIZE + IDB_HIST_FIXED_SIZE +
+             cfh.nodes.size() * (12 + std::uint64_t(IDB_HIST_BUCKETS) * IDB_HIST_PAIR_SIZE);
+  return bound;
 }
 
 } // namespace idb::test

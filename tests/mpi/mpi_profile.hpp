@@ -25,4 +25,8 @@ int child_count(const idb::profile::Profile &p, const idb::profile::Cfh &cfh,
 // Bytes per section type (header included) of the profile file at `path`.
 std::map<std::uint32_t, std::uint64_t> section_bytes(const std::string &path);
 
+// The most bytes the HIST sections of the profile at `path` can take, which its structure
+// sets: per CFH a section header and its fixed part, per node a histogram of every bucket.
+std::uint64_t hist_bound(const std::string &path);
+
 } // namespace idb::test

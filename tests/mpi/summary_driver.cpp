@@ -55,6 +55,8 @@ SummaryOutput summarize(int ranks, const RankSource &source) {
   if (!build_union(ranks, source, u)) return {{}, 0, 0, "malformed rank data"};
   std::uint64_t total = u.total_nodes();
   std::vector<SummaryRecord> all(total), one(total);
+  idb::mpi::HistSet hists;
+  if (!hists.init(total)) return {{}, 0, 0, "out of memory"};
   for (int r = 0; r < ranks; ++r) {
     Parsed p(source(r));
     SummaryRecord *target = r == 0 ? all.data() : one.data();
@@ -63,10 +65,18 @@ SummaryOutput summarize(int ranks, const RankSource &source) {
     if (r > 0)
       for (std::uint64_t i = 0; i < total; ++i)
         idb::mpi::summary_merge(all[i], one[i]);
+    // Each rank's histograms reach rank 0 in their byte form, as up the MPI tree.
+    idb::mpi::HistSet own;
+    if (!own.init(total) || !idb::mpi::hists_of_rank(u, p.cfhs, p.count, own))
+      return {{}, 0, 0, "rank " + std::to_string(r) + " has malformed histograms"};
+    ByteBuffer message;
+    idb::mpi::hist_put(own, message);
+    Reader in{message.data, message.data + message.size};
+    if (!idb::mpi::hist_take(hists, in)) return {{}, 0, 0, "histogram message malformed"};
   }
   std::vector<std::uint64_t> counters(4 * std::size_t(u.count), 0);
   ByteBuffer sections;
-  out.count = idb::mpi::put_summary_sections(u, all.data(), counters.data(), sections);
+  out.count = idb::mpi::put_summary_sections(u, all.data(), counters.data(), &hists, sections);
   out.sections.assign(reinterpret_cast<const char *>(sections.data), sections.size);
   out.record_bytes = total * sizeof(SummaryRecord);
   return out;

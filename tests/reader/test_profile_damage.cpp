@@ -3,6 +3,7 @@
 // itself (a wrong END count or length, counts a section cannot hold, bad node parents,
 // sections out of order, values the format forbids).
 // Each is refused whole with a message; the undamaged file beside them is accepted.
+#include "idb/histogram.h"
 #include "idb/profile.hpp"
 #include "idb/profile_format.h"
 #include "support.hpp"
@@ -109,14 +110,14 @@ TEST(ParseProfile, RefusesAnEndSectionThatMiscountsTheFile) {
   const std::string &good = generated_profile();
   std::size_t end = good.size() - IDB_SECTION_HEADER_SIZE - 8;
   std::uint32_t sections = get_u32(good, end + 4);
-  EXPECT_EQ(6u, sections); // META, PROBES, four CFHs
+  EXPECT_EQ(10u, sections); // META, PROBES, four CFHs with their HIST sections
   for (std::uint32_t wrong : {sections - 1, sections + 1, 0u}) {
     std::string bytes = good;
     put_u32(bytes, end + 4, wrong);
     reseal_section(bytes, end);
     ReadResult r = profile::parse_profile(bytes);
     EXPECT_FALSE(r.profile) << "END count " << wrong;
-    EXPECT_EQ("end section does not match the file (6 sections, " + std::to_string(good.size()) +
+    EXPECT_EQ("end section does not match the file (10 sections, " + std::to_string(good.size()) +
                   " bytes)",
               r.error);
   }
@@ -348,6 +349,116 @@ TEST(ParseProfile, RefusesASummarySectionWithoutItsSummaryCfh) {
   EXPECT_FALSE(r.profile);
   EXPECT_NE(r.error.find("summary section without its summary CFH before it"), std::string::npos)
       << r.error;
+}
+
+// The HIST section of the generator's first CFH, rebuilt with `change` applied to its
+// histograms (node, level, buckets): each one a (node, level, [(bucket, count)]) entry.
+struct HistEntry {
+  std::uint32_t node = 0, level = 0;
+  std::vector<std::pair<std::uint32_t, std::uint64_t>> buckets;
+};
+
+std::vector<HistEntry> hist_entries(const std::string &payload) {
+  std::vector<HistEntry> out;
+  for (std::size_t at = IDB_HIST_FIXED_SIZE; at < payload.size();) {
+    HistEntry e;
+    e.node = get_u32(payload, at);
+    e.level = get_u32(payload, at + 4);
+    std::uint32_t n = get_u32(payload, at + 8);
+    at += 12;
+    for (std::uint32_t k = 0; k < n; ++k, at += IDB_HIST_PAIR_SIZE) {
+      std::uint64_t count = 0;
+      std::memcpy(&count, payload.data() + at + 4, 8);
+      e.buckets.emplace_back(get_u32(payload, at), count);
+    }
+    out.push_back(e);
+  }
+  return out;
+}
+
+std::string hist_payload(const std::vector<HistEntry> &entries, std::uint32_t scheme = 4) {
+  std::string p(IDB_HIST_FIXED_SIZE, '\0');
+  put_u32(p, 0, scheme);
+  put_u32(p, 4, IDB_HIST_UNIT_NS);
+  for (const HistEntry &e : entries) {
+    std::size_t at = p.size();
+    p.resize(at + 12 + e.buckets.size() * IDB_HIST_PAIR_SIZE);
+    put_u32(p, at, e.node);
+    put_u32(p, at + 4, e.level);
+    put_u32(p, at + 8, std::uint32_t(e.buckets.size()));
+    at += 12;
+    for (const auto &[bucket, count] : e.buckets) {
+      put_u32(p, at, bucket);
+      put_u64(p, at + 4, count);
+      at += IDB_HIST_PAIR_SIZE;
+    }
+  }
+  return p;
+}
+
+TEST(ParseProfile, RefusesHistogramsTheFormatForbids) {
+  RawProfile p = raw();
+  ASSERT_EQ(IDB_SECTION_CFH, p.sections[2].type);
+  ASSERT_EQ(IDB_SECTION_HIST, p.sections[3].type);
+  std::vector<HistEntry> good = hist_entries(p.sections[3].payload);
+  ASSERT_FALSE(good.empty());
+  ASSERT_EQ(p.sections[3].count, good.size());
+  auto with = [&](const std::vector<HistEntry> &entries, std::uint32_t scheme = 4) {
+    RawProfile q = p;
+    q.sections[3].payload = hist_payload(entries, scheme);
+    q.sections[3].count = std::uint32_t(entries.size());
+    return refused(q);
+  };
+  EXPECT_EQ("accepted", with(good));
+  // One activation more in a bucket than the node has: refused, naming both counts.
+  std::vector<HistEntry> more = good;
+  more[0].buckets[0].second += 1;
+  std::string why = with(more);
+  EXPECT_NE(std::string::npos, why.find("histogram of node " + std::to_string(more[0].node)))
+      << why;
+  EXPECT_NE(std::string::npos, why.find("activations, but the node has")) << why;
+  // Coarser is fine when the counts still add up: every bucket joined into level 2's.
+  std::vector<HistEntry> coarse = good;
+  for (HistEntry &e : coarse) {
+    std::vector<std::pair<std::uint32_t, std::uint64_t>> joined;
+    for (const auto &[bucket, count] : e.buckets)
+      if (!joined.empty() && joined.back().first == bucket >> 2)
+        joined.back().second += count;
+      else
+        joined.emplace_back(bucket >> 2, count);
+    e.buckets = joined;
+    e.level = 2;
+  }
+  EXPECT_EQ("accepted", with(coarse));
+  std::vector<HistEntry> bad = good;
+  bad[0].level = 3;
+  EXPECT_NE(std::string::npos, with(bad).find("has level 3 (at most 2)")) << with(bad);
+  bad = good;
+  bad[0].buckets[0].first = IDB_HIST_BUCKETS;
+  EXPECT_NE(std::string::npos, with(bad).find("is past the last of its level")) << with(bad);
+  bad = good;
+  bad[0].buckets.push_back(bad[0].buckets[0]);
+  EXPECT_NE(std::string::npos, with(bad).find("out of order")) << with(bad);
+  bad = good;
+  bad[0].buckets[0].second = 0;
+  EXPECT_NE(std::string::npos, with(bad).find("has count 0")) << with(bad);
+  bad = good;
+  bad[0].node = 9999;
+  EXPECT_NE(std::string::npos, with(bad).find("which its CFH does not have")) << with(bad);
+  if (good.size() > 1) {
+    bad = good;
+    std::swap(bad[0], bad[1]);
+    EXPECT_NE(std::string::npos, with(bad).find("out of node order")) << with(bad);
+  }
+  EXPECT_NE(std::string::npos, with(good, 5).find("bucket scheme 5")) << with(good, 5);
+  // A HIST section twice for one CFH, or before any CFH.
+  RawProfile twice = p;
+  twice.sections.insert(twice.sections.begin() + 4, p.sections[3]);
+  EXPECT_NE(std::string::npos, refused(twice).find("a second HIST section")) << refused(twice);
+  RawProfile early = p;
+  early.sections.insert(early.sections.begin() + 2, p.sections[3]);
+  EXPECT_NE(std::string::npos, refused(early).find("HIST section without a CFH before it"))
+      << refused(early);
 }
 
 } // namespace

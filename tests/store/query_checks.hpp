@@ -4,6 +4,7 @@
 // little time each, and the expected answers computed in C++ from the Profile structs.
 #pragma once
 
+#include "idb/histogram.h"
 #include "idb/queries.hpp"
 #include "store_support.hpp"
 #include "synthetic.hpp"
@@ -41,6 +42,11 @@ inline profile::Profile dataset() {
       if (n.probe == kHotProbe)
         n.stats = {1000000, 1e-3, 1e-9, 1e-9, 1e-9, 0, 0, 0, 0, 0, 0, 0, 0, 2000000};
   }
+  // A duration histogram per node: every timed activation in the bucket of its mean.
+  for (profile::Cfh &h : p.cfhs)
+    for (profile::Node &n : h.nodes)
+      if (n.stats.count > 0)
+        n.hist = {0, {{idb_hist_bucket(std::uint64_t(n.stats.mean * 1e9)), n.stats.count}}};
   p.meta["noise_per_activation_s"] = "2e-08";
   p.meta["throttled_noise_per_activation_s"] = "5e-09";
   return p;
@@ -251,11 +257,32 @@ inline void check_probe_across_runs(store::Database &db, const profile::Profile 
   EXPECT_TRUE(canned(db, "probe_across_runs", {{"probe", "no such probe"}}).rows.empty());
 }
 
+// quantile: probe 7's activations all take 1 ns, on every rank; the merged row (rank
+// empty) counts every rank's.
+inline void check_quantile(store::Database &db, const profile::Profile &p) {
+  double timed = 0;
+  for (const profile::Cfh &h : p.cfhs)
+    for (const profile::Node &n : h.nodes)
+      if (n.probe == kHotProbe) timed += double(n.stats.count);
+  store::QueryResult r = canned(db, "quantile", {{"run", "syn"}, {"q", "0.999"}});
+  bool merged = false;
+  for (std::size_t row = 0; row < r.rows.size(); ++row) {
+    if (r.rows[row][column(r, "probe_id")] != std::to_string(kHotProbe)) continue;
+    expect_close(1e-9, cell(r, row, "quantile"), "quantile of probe 7");
+    if (!r.rows[row][column(r, "rank")]) {
+      merged = true;
+      expect_close(timed, cell(r, row, "count"), "merged count of probe 7");
+    }
+  }
+  EXPECT_TRUE(merged);
+  EXPECT_THROW(canned(db, "quantile", {{"run", "syn"}}), store::Error) << "q is required";
+}
+
 // Values for every parameter any canned query takes, on the dataset.
 inline store::KeyValues parameters_for(const idb::queries::CannedQuery &q) {
   const store::KeyValues all = {{"run", "syn"},        {"limit", "10"},      {"rank", "0"},
                                 {"thread", "0"},       {"max_ratio", "0.5"}, {"min_count", "10"},
-                                {"max_mean", "0.001"}, {"probe", "3"}};
+                                {"max_mean", "0.001"}, {"probe", "3"},       {"q", "0.5"}};
   store::KeyValues used;
   for (const auto &[key, value] : all)
     if (q.sql.find(":" + key) != std::string::npos) used.emplace_back(key, value);
@@ -264,7 +291,7 @@ inline store::KeyValues parameters_for(const idb::queries::CannedQuery &q) {
 
 // Every canned query parses and answers rows on `db` (which holds the dataset).
 inline void check_every_query_runs(store::Database &db) {
-  ASSERT_EQ(7u, idb::queries::canned_queries().size());
+  ASSERT_EQ(8u, idb::queries::canned_queries().size());
   for (const idb::queries::CannedQuery &q : idb::queries::canned_queries()) {
     EXPECT_FALSE(q.answers.empty()) << q.name;
     EXPECT_FALSE(q.parameters.empty()) << q.name;

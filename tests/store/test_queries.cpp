@@ -45,6 +45,7 @@ TEST_F(Queries, PruningCandidatesFindTheHotProbe) {
 }
 TEST_F(Queries, ProbeAcrossRuns) {
   queries::check_probe_across_runs(*db, profile);
+  queries::check_quantile(*db, profile);
 }
 
 TEST_F(Queries, ImbalanceEqualsTheSqliteView) {

@@ -41,10 +41,15 @@ TEST(SchemaMigrations, ADatabaseOfEveryEarlierVersionIsBroughtUpToDate) {
         for (const profile::Node &n : cfh.nodes) {
           EXPECT_EQ(0u, n.stats.throttled);
           EXPECT_GT(n.stats.count, 0u);
+          EXPECT_TRUE(n.hist.empty()); // no histogram: empty, not a histogram of zeros
         }
       }
       EXPECT_EQ(10u, nodes);
       EXPECT_EQ("0", scalar(*db, "SELECT count(*) FROM throttled_probes"));
+      // Its quantiles are empty, not zero; its counts and maxima are there.
+      EXPECT_EQ("0", scalar(*db, "SELECT count(*) FROM probe_quantiles WHERE p50 IS NOT NULL "
+                                 "OR p99 IS NOT NULL OR count = 0 OR max IS NULL"));
+      EXPECT_NE("0", scalar(*db, "SELECT count(*) FROM probe_quantiles"));
       // The old run's tree still reads as it was stored.
       EXPECT_EQ("jacobi", scalar(*db, "SELECT program FROM runs WHERE label = 'jacobi-v1'"));
       // A new run loads beside it and reads back bit for bit.
@@ -55,8 +60,10 @@ TEST(SchemaMigrations, ADatabaseOfEveryEarlierVersionIsBroughtUpToDate) {
       profile::Profile back = store::read_run(*db, "fresh");
       ASSERT_EQ(fresh.cfhs.size(), back.cfhs.size());
       for (std::size_t c = 0; c < fresh.cfhs.size(); ++c)
-        for (std::size_t i = 0; i < fresh.cfhs[c].nodes.size(); ++i)
+        for (std::size_t i = 0; i < fresh.cfhs[c].nodes.size(); ++i) {
           EXPECT_TRUE(same_stats(fresh.cfhs[c].nodes[i].stats, back.cfhs[c].nodes[i].stats));
+          EXPECT_EQ(fresh.cfhs[c].nodes[i].hist, back.cfhs[c].nodes[i].hist);
+        }
     }
     // Opening it again finds nothing to do.
     auto again = store::open(old->url());

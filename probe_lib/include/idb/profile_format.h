@@ -9,7 +9,7 @@
 #define IDB_PROFILE_MAGIC "IDBPROF\x1a"
 #define IDB_PROFILE_MAGIC_SIZE 8
 #define IDB_PROFILE_VERSION_MAJOR 1
-#define IDB_PROFILE_VERSION_MINOR 2
+#define IDB_PROFILE_VERSION_MINOR 3
 #define IDB_PROFILE_HEADER_SIZE 16
 
 /* Section header, 24 bytes: type (u32), item count (u32), payload length (u64), CRC-32
@@ -20,6 +20,7 @@
 #define IDB_SECTION_PROBES 2        /* the probe table */
 #define IDB_SECTION_CFH 3           /* one CFH instance and its nodes */
 #define IDB_SECTION_SUMMARY 4       /* 1.1: cross-rank spread per node of the CFH before it */
+#define IDB_SECTION_HIST 5          /* 1.3: duration histograms of nodes of the CFH before it */
 #define IDB_SECTION_END 0x00444E45u /* "END": last section; payload: file length (u64) */
 
 /* CFH section payload: rank (i32), thread (i32), flags (u32), node record size (u32),
@@ -43,5 +44,15 @@
  * ranks of min and max (i32 each). */
 #define IDB_SUMMARY_RECORD_SIZE 208
 #define IDB_SUMMARY_QUANTITIES 5
+
+/* HIST section payload (1.3): bucket scheme (u32, IDB_HIST_SUB_BITS: 4), unit (u32,
+ * IDB_HIST_UNIT_NS), then one histogram per node that has one (the item count), in
+ * increasing node order: node index (u32), level (u32, 0 to IDB_HIST_MAX_LEVEL), bucket
+ * count n (u32, 1 or more), then n pairs of bucket index (u32, increasing, of that level)
+ * and count (u64, 1 or more). A node's counts add up to its `count` (timed activations).
+ * The section follows its CFH section (and that CFH's SUMMARY section, if any). */
+#define IDB_HIST_UNIT_NS 1u
+#define IDB_HIST_FIXED_SIZE 8
+#define IDB_HIST_PAIR_SIZE 12
 
 #endif /* IDB_PROFILE_FORMAT_H */

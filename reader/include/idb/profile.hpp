@@ -23,10 +23,28 @@ struct Probe {
   std::string function;
 };
 
+// Format 1.3: a node's duration histogram over the buckets of idb/histogram.h, in
+// nanoseconds: its non-empty buckets of one level, in increasing index order. Their counts
+// add up to the node's `count` (timed activations); no buckets: the node has no histogram
+// (an older profile, IDB_HISTOGRAM=0, or a merge with a node that had none).
+struct HistBucket {
+  std::uint32_t index = 0; // of the histogram's level
+  std::uint64_t count = 0; // 1 or more
+  bool operator==(const HistBucket &) const = default;
+};
+
+struct Histogram {
+  std::uint32_t level = 0; // 0 to IDB_HIST_MAX_LEVEL: 16, 8 or 4 buckets per octave
+  std::vector<HistBucket> buckets;
+  bool empty() const { return buckets.empty(); }
+  bool operator==(const Histogram &) const = default;
+};
+
 struct Node {
   std::uint32_t parent = 0; // index into Cfh::nodes; kNoParent for the root
   std::int32_t probe = 0;
   idb_stats_t stats{}; // times in seconds
+  Histogram hist;
 };
 
 inline constexpr std::uint32_t kNoParent = 0xFFFFFFFFu;

@@ -30,11 +30,14 @@ std::string paths_text(const Profile &profile, const Cfh &cfh);
 struct TreeOptions {
   double prune_percent = 0.0; // hide nodes below this share of the root's inclusive time
   bool show_cpu = true;
+  // Three more columns: the 50th, 90th and 99th percentile of each node's activations
+  // (microseconds) from its duration histogram, "-" for a node without one.
+  bool show_quantiles = false;
 };
 
 // The indented report of one CFH: count, inclusive, exclusive, corrected, % of parent,
-// mean and standard deviation per activation, CPU time and how many activations were
-// CPU-timed, noise.
+// mean and standard deviation per activation (then its quantiles, when asked), CPU time
+// and how many activations were CPU-timed, noise.
 void print_tree(std::ostream &out, const Profile &profile, const Cfh &cfh,
                 const TreeOptions &options = {});
 

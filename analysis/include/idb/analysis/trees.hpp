@@ -6,6 +6,7 @@
 
 #include "idb/profile.hpp"
 
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -60,6 +61,9 @@ struct TreeRow {
   double inclusive = 0, exclusive = 0, corrected = 0; // seconds (profile::node_times)
   double percent_of_parent = 0; // of the parent's inclusive time; 100 for the root
   double cpu = 0, noise = 0;    // seconds
+  // The 50th, 90th and 99th percentile of the timed activations (seconds) from the node's
+  // duration histogram; NaN without one.
+  double p50 = std::nan(""), p90 = std::nan(""), p99 = std::nan("");
 };
 
 // Every node of `cfh`, depth first with children in node order (the order `idb report`
@@ -74,7 +78,8 @@ std::vector<std::uint32_t> hot_path(const profile::Cfh &cfh);
 std::string number_text(double value);
 
 // The columns of a tree export: tree, path, count, inclusive_s, exclusive_s, corrected_s,
-// pct_parent, cpu_s, noise_s, throttled.
+// pct_parent, cpu_s, noise_s, throttled, p50_s, p90_s, p99_s (the last three empty for a
+// node without a histogram).
 const std::vector<std::string> &tree_export_columns();
 // The cells of one exported row, beside tree_export_columns(), numbers as number_text.
 std::vector<std::string> tree_export_cells(const std::string &tree, const TreeRow &row);
