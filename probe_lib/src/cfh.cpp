@@ -23,8 +23,10 @@ void *reserve(std::size_t bytes) {
   return p == MAP_FAILED ? nullptr : p;
 }
 
+constexpr std::size_t kHistPrefault = 64 * 1024; // the windows of the first 64 nodes
+
 std::size_t hist_bytes(const Cfh &c) {
-  return sizeof(std::uint32_t) * kHistWindow * c.max_nodes;
+  return sizeof(HistCounter) * kHistWindow * c.max_nodes;
 }
 
 void push_root(Cfh &c) {
@@ -92,10 +94,17 @@ Cfh *cfh_create(const char *name, bool named, int thread, const Limits &limits) 
   c->cpu_read_cap_ticks = limits.cpu_read_cap_ticks;
   c->hidden_charge = limits.noise_ticks;
   c->hist_mult = limits.hist_mult;
+  c->hist_pending = &c->hist_idle;
   c->nodes = static_cast<Node *>(reserve(sizeof(Node) * c->max_nodes));
   if (c->hist_mult) {
-    c->hists = static_cast<std::uint32_t *>(reserve(hist_bytes(*c)));
+    c->hists = static_cast<HistCounter *>(reserve(hist_bytes(*c)));
     if (!c->hists) c->hist_mult = 0; // no room for histograms: the run goes on without
+    // The first nodes' windows committed now, before the root opens: a page's first
+    // touch costs a page fault (microseconds), which would otherwise fall inside the
+    // parent of the node whose first activation touched it.
+    for (std::size_t at = 0; c->hists && at < std::min<std::size_t>(hist_bytes(*c), kHistPrefault);
+         at += 4096)
+      reinterpret_cast<volatile unsigned char *>(c->hists)[at] = 0;
   }
   auto *frames = static_cast<Frame *>(reserve(sizeof(Frame) * (c->max_depth + 2)));
   bool table = c->children.init(kFirstChildren);
@@ -115,6 +124,7 @@ Cfh *cfh_create(const char *name, bool named, int thread, const Limits &limits) 
   root.kind = 1; // IDB_PROC: the program
   root.hist_level = 0;
   root.hist_base = kHistUnplaced;
+  root.hist_carried = 0;
   idb_stats_clear(&root.stats);
   c->node_count.store(1, std::memory_order_release);
   c->thread = thread;
@@ -129,7 +139,7 @@ void cfh_free(Cfh *c) {
   if (!c) return;
   munmap(c->nodes, sizeof(Node) * c->max_nodes);
   if (c->hists) munmap(c->hists, hist_bytes(*c));
-  std::free(c->carries);
+  c->carries.release();
   munmap(c->stack - 1, sizeof(Frame) * (c->max_depth + 2));
   c->children.release();
   std::free(c);
@@ -164,7 +174,7 @@ std::uint32_t cfh_add_node(Cfh &c, std::uint32_t parent, int kind, int id, const
   n.mode = c.cpu_all ? kModeCpu : 0;
   n.kind = std::uint8_t(kind);
   n.hist_level = 0;
-  n.unused = 0;
+  n.hist_carried = 0;
   n.hist_base = kHistUnplaced;
   idb_stats_clear(&n.stats);
   c.node_count.store(count + 1, std::memory_order_release);
@@ -235,41 +245,39 @@ void cfh_stop_slow(Cfh &c, int id) {
 
 namespace {
 
-// Adds `extra` to the carry of (node, bucket); false when memory ran out.
+std::uint64_t carry_key(std::uint32_t node, std::uint32_t bucket) {
+  return (std::uint64_t(node) << 32) | bucket;
+}
+
+// Adds `extra` to the carry of (node, bucket); false when memory ran out (the node's
+// histogram then no longer adds up, and the writer leaves it out).
 bool add_carry(Cfh &c, std::uint32_t node, std::uint32_t bucket, std::uint64_t extra) {
-  for (std::uint32_t k = 0; k < c.carry_count; ++k)
-    if (c.carries[k].node == node && c.carries[k].bucket == bucket) {
-      c.carries[k].extra += extra;
-      return true;
-    }
-  if (c.carry_count == c.carry_capacity) {
-    std::uint32_t bigger = c.carry_capacity ? 2 * c.carry_capacity : 8;
-    auto *p = static_cast<HistCarry *>(std::realloc(c.carries, sizeof(HistCarry) * bigger));
-    if (!p) return false;
-    c.carries = p;
-    c.carry_capacity = bigger;
-  }
-  c.carries[c.carry_count++] = HistCarry{node, bucket, extra};
+  if (!c.carries_ready) c.carries_ready = c.carries.init(64);
+  std::uint64_t *carry = c.carries_ready ? c.carries.insert(carry_key(node, bucket), 0) : nullptr;
+  if (!carry) return false;
+  *carry += extra;
+  c.nodes[node].hist_carried = 1;
   return true;
 }
 
-// The node's counts as 64-bit values over its window (counter plus carries), the carries
-// taken out of the table. Returns the lowest and highest non-empty window index in lo and
-// hi (lo > hi when it has none).
+std::uint64_t carry_of(const Cfh &c, std::uint32_t node, std::uint32_t bucket) {
+  if (!c.nodes[node].hist_carried) return 0;
+  const std::uint64_t *carry = c.carries.find(carry_key(node, bucket));
+  return carry ? *carry : 0;
+}
+
+// The node's counts over its window as 64-bit values (counter plus carry), its carries
+// taken out of the table. lo and hi: the lowest and highest non-empty window index (lo >
+// hi when it has none).
 void take_counts(Cfh &c, std::uint32_t node, std::uint64_t *counts, std::uint32_t &lo,
                  std::uint32_t &hi) {
-  const Node &n = c.nodes[node];
-  const std::uint32_t *w = c.hists + std::size_t(node) * kHistWindow;
-  for (std::uint32_t i = 0; i < kHistWindow; ++i)
-    counts[i] = w[i];
-  for (std::uint32_t k = 0; k < c.carry_count;) {
-    if (c.carries[k].node == node) {
-      counts[c.carries[k].bucket - n.hist_base] += c.carries[k].extra;
-      c.carries[k] = c.carries[--c.carry_count];
-    } else {
-      ++k;
-    }
+  Node &n = c.nodes[node];
+  const HistCounter *w = c.hists + std::size_t(node) * kHistWindow;
+  for (std::uint32_t i = 0; i < kHistWindow; ++i) {
+    counts[i] = w[i] + carry_of(c, node, n.hist_base + i);
+    if (n.hist_carried) c.carries.erase(carry_key(node, n.hist_base + i));
   }
+  n.hist_carried = 0;
   lo = kHistWindow;
   hi = 0;
   for (std::uint32_t i = 0; i < kHistWindow; ++i)
@@ -281,18 +289,26 @@ void take_counts(Cfh &c, std::uint32_t node, std::uint64_t *counts, std::uint32_
 
 } // namespace
 
+void cfh_hist_wrapped(Cfh &c) {
+  if (c.hist_pending == &c.hist_idle) return;
+  std::size_t at = std::size_t(c.hist_pending - c.hists);
+  auto node = std::uint32_t(at / kHistWindow);
+  add_carry(c, node, c.nodes[node].hist_base + std::uint32_t(at % kHistWindow), kHistWrap);
+}
+
+// Called with nothing pending: cfh_hist_add has just counted the pending activation. Its
+// time lies in the parent's interval, so it is the node's bookkeeping, charged to its
+// noise as node creation's is (cfh_add_node): a window's first touch may fault a page in,
+// a move reads and writes the whole window.
 void cfh_hist_miss(Cfh &c, std::uint32_t node, std::uint32_t bucket) {
+  std::uint64_t entry = now();
   Node &n = c.nodes[node];
-  std::uint32_t *w = c.hists + std::size_t(node) * kHistWindow;
+  HistCounter *w = c.hists + std::size_t(node) * kHistWindow;
   if (n.hist_base == kHistUnplaced) { // the first: the window centred on it
     n.hist_level = 0;
     n.hist_base = bucket >= kHistWindow / 2 ? bucket - kHistWindow / 2 : 0;
     w[bucket - n.hist_base] = 1;
-    return;
-  }
-  std::uint32_t i = (bucket >> n.hist_level) - n.hist_base;
-  if (i < kHistWindow) { // the counter wrapped to 0: it has counted 2^32 more
-    add_carry(c, node, bucket >> n.hist_level, std::uint64_t(1) << 32);
+    n.stats.noise += double(now() - entry);
     return;
   }
   // Outside the window: every count and the new one, on the finest level whose window
@@ -319,9 +335,10 @@ void cfh_hist_miss(Cfh &c, std::uint32_t node, std::uint32_t bucket) {
   n.hist_level = std::uint8_t(level + up);
   n.hist_base = base;
   for (std::uint32_t k = 0; k < kHistWindow; ++k) {
-    w[k] = std::uint32_t(moved[k]);
-    if (moved[k] >> 32) add_carry(c, node, base + k, moved[k] & ~std::uint64_t(0xFFFFFFFFu));
+    w[k] = HistCounter(moved[k] % kHistWrap);
+    if (moved[k] >= kHistWrap) add_carry(c, node, base + k, moved[k] - moved[k] % kHistWrap);
   }
+  n.stats.noise += double(now() - entry);
 }
 
 std::uint32_t cfh_hist_read(const Cfh &c, std::uint32_t node, double extra_ns, std::uint32_t *level,
@@ -340,12 +357,11 @@ std::uint32_t cfh_hist_read(const Cfh &c, std::uint32_t node, double extra_ns, s
     ++written;
   };
   if (placed) {
-    const std::uint32_t *w = c.hists + std::size_t(node) * kHistWindow;
+    const HistCounter *w = c.hists + std::size_t(node) * kHistWindow;
     for (std::uint32_t i = 0; i < kHistWindow; ++i) {
       std::uint32_t bucket = n.hist_base + i;
-      std::uint64_t count = w[i];
-      for (std::uint32_t k = 0; k < c.carry_count; ++k)
-        if (c.carries[k].node == node && c.carries[k].bucket == bucket) count += c.carries[k].extra;
+      std::uint64_t count =
+          w[i] + carry_of(c, node, bucket) + (c.hist_pending == w + i ? 1 : 0); // see cfh_hist_add
       if (extra < bucket) { // below the window, or below this bucket
         put(extra, 1);
         extra = kHistUnplaced;

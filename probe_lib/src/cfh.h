@@ -17,12 +17,15 @@ namespace idb::rt {
 
 constexpr std::uint32_t kNoNode = 0xFFFFFFFFu;
 
-// Each node's duration histogram: a window of kHistWindow counters over consecutive
-// buckets of one level (idb/histogram.h), 1 KB, placed around the node's first timed
-// activation and moved or made coarser when a duration falls outside it (cfh_hist_miss).
-// 256 buckets of level 0 span 16 octaves (a factor of 65536, e.g. 1 us to 65 ms) at 3%;
-// level 1 spans 32 and level 2 every duration there is.
-constexpr std::uint32_t kHistWindow = 256;
+// Each node's duration histogram: a window of kHistWindow 16-bit counters over
+// consecutive buckets of one level (idb/histogram.h), 1 KB, placed around the node's
+// first timed activation and moved or made coarser when a duration falls outside it
+// (cfh_hist_miss). 512 buckets of level 0 span 32 octaves (a factor of 4 billion, e.g.
+// 100 ns to 7 minutes) at 3%; level 1 spans every duration there is, at 5.9%. A counter
+// that wraps adds 2^16 to the node's carry for that bucket (Cfh::carries).
+using HistCounter = std::uint16_t;
+constexpr std::uint32_t kHistWindow = 512;
+constexpr std::uint64_t kHistWrap = std::uint64_t(1) << 16;
 constexpr std::uint32_t kHistUnplaced = 0x80000000u; // no window yet: every index misses
 
 // 128 bytes; what start and stop touch lies in the first 64.
@@ -32,9 +35,9 @@ struct alignas(64) Node {
   std::uint8_t mode; // kMode* bits; start takes its slow path when any is set
   std::uint8_t kind; // the probe's kind (IDB_PROC, ...): the MPI layer asks for COMM
   std::uint8_t hist_level;
-  std::uint8_t unused;
-  std::uint32_t hist_base; // the histogram window's first bucket, of level hist_level
-  idb_stats_t stats;       // wall in ticks, CPU in ns, noise: measured extra ticks only
+  std::uint8_t hist_carried; // the node has entries in Cfh::carries
+  std::uint32_t hist_base;   // the histogram window's first bucket, of level hist_level
+  idb_stats_t stats;         // wall in ticks, CPU in ns, noise: measured extra ticks only
 };
 static_assert(sizeof(Node) == 128, "a node fills two cache lines exactly");
 
@@ -55,13 +58,6 @@ constexpr std::uint32_t kSpecialCpu = 2;        // CPU-timed activation
 constexpr std::uint32_t kSpecialNoNode = 4;     // node cap reached: not recorded
 constexpr std::uint32_t kSpecialUncounted = 8;  // activations past the depth cap sit on top
 constexpr std::uint32_t kSpecialThrottled = 16; // a throttled node's: counted, not timed
-
-// A histogram counter's overflow past 32 bits: the multiples of 2^32 it has counted.
-struct HistCarry {
-  std::uint32_t node;
-  std::uint32_t bucket; // of the node's level
-  std::uint64_t extra;
-};
 
 // The children of every node: (parent << 32 | probe) to the child's node index.
 using ChildTable = HashMap<std::uint32_t>;
@@ -99,11 +95,17 @@ struct Cfh {
   std::uint64_t throttle_after;
   double throttle_ticks;
   std::uint64_t hist_mult; // Limits::hist_mult
-  std::uint32_t *hists;    // kHistWindow counters per node, reserved like the nodes
+  HistCounter *hists;      // kHistWindow counters per node, reserved like the nodes
+  // The counter the last timed activation goes to, counted at the next one (or read as
+  // counted): see cfh_hist_add. &hist_idle when there is none.
+  HistCounter *hist_pending;
+  HistCounter hist_idle;
 
   // Cold.
-  HistCarry *carries; // counters past 32 bits, few if any
-  std::uint32_t carry_count, carry_capacity;
+  // What histogram counters counted past 16 bits: (node << 32 | bucket of the node's
+  // level) to the multiples of 2^16 more. Allocated at the first.
+  HashMap<std::uint64_t> carries;
+  bool carries_ready;
   std::uint32_t max_depth;
   std::uint32_t uncounted; // activations past the depth cap still open
   std::uint32_t max_nodes;
@@ -145,9 +147,11 @@ void cfh_start_uncounted(Cfh &c);
 void cfh_stop_slow(Cfh &c, int id);
 
 // A duration outside the node's histogram window (or its first one): places, moves or
-// coarsens the window and counts it; or a counter that wrapped past 32 bits. `bucket` is
-// of level 0.
+// coarsens the window and counts it. `bucket` is of level 0.
 void cfh_hist_miss(Cfh &c, std::uint32_t node, std::uint32_t bucket);
+
+// The pending counter (Cfh::hist_pending) wrapped past 16 bits: it has counted 2^16 more.
+void cfh_hist_wrapped(Cfh &c);
 
 // The node's histogram as it would be written: its non-empty buckets of level *level in
 // increasing order, with `extra_ns` (when not negative) counted once more. Writes at most
@@ -160,13 +164,22 @@ inline std::uint64_t hist_ns(const Cfh &c, std::uint64_t ticks) {
   return std::uint64_t((static_cast<unsigned __int128>(ticks) * c.hist_mult) >> 32);
 }
 
-// Counts one timed activation of `ticks` in the node's histogram.
+// Counts one timed activation of `ticks` in the node's histogram. The counter is found
+// from the duration, so its address is known only at the end of a chain of dependent
+// operations after the clock read; a store to it holds back the loads of the next probe
+// until then (about 8 ns a pair measured). So it is not incremented here: its address is
+// stored (a fixed place) and the increment happens at the next timed activation, when the
+// address has long been known. A reader of the histogram counts the pending one too
+// (cfh_hist_read), and every change of a window first settles it (cfh_hist_miss).
 inline void cfh_hist_add(Cfh &c, std::uint32_t node, const Node &n, std::uint64_t ticks) {
+  if (__builtin_expect(++*c.hist_pending == 0, 0)) cfh_hist_wrapped(c);
   std::uint32_t b = idb_hist_bucket(hist_ns(c, ticks));
   std::uint32_t i = (b >> n.hist_level) - n.hist_base;
-  if (__builtin_expect(i < kHistWindow, 1) &&
-      __builtin_expect(++c.hists[std::size_t(node) * kHistWindow + i] != 0, 1))
+  if (__builtin_expect(i < kHistWindow, 1)) {
+    c.hist_pending = c.hists + (std::size_t(node) * kHistWindow + i);
     return;
+  }
+  c.hist_pending = &c.hist_idle;
   cfh_hist_miss(c, node, b);
 }
 

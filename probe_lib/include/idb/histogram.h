@@ -7,10 +7,11 @@
  *
  * A histogram may also be kept coarser, at level 1 or 2: bucket b of level L joins the
  * 2^L buckets b << L ... (b << L) + 2^L - 1 of level 0, so 8 or 4 sub-buckets per octave
- * and an estimate within 1/17 (5.9%) or 1/9 (11.1%). A level-0 index becomes its level-L
- * index by a right shift. Bucket indexes never change meaning, so histograms merge
- * exactly by adding counts index by index (the finer one shifted to the coarser level
- * first), across threads, ranks and runs. C and C++; no allocation, no state. */
+ * and an estimate within 1/17 (5.9%) or 1/9 (11.1%) from 32 on (within 2^L below). A
+ * level-0 index becomes its level-L index by a right shift. Bucket indexes never change
+ * meaning, so histograms merge exactly by adding counts index by index (the finer one
+ * shifted to the coarser level first), across threads, ranks and runs. C and C++; no
+ * allocation, no state. */
 #ifndef IDB_HISTOGRAM_H
 #define IDB_HISTOGRAM_H
 
