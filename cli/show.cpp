@@ -17,13 +17,15 @@ namespace idb::cli {
 
 namespace {
 
-const char *kShowUsage = "usage: idb show [--prune PERCENT] [--no-cpu] PROFILE...";
+const char *kShowUsage = "usage: idb show [--prune PERCENT] [--no-cpu] [--quantiles] PROFILE...";
 const char *kShowHelp =
     "Prints each profile's run metadata and every CFH as an indented tree: count,\n"
     "inclusive, exclusive and noise-corrected seconds, % of the parent, mean and\n"
     "standard deviation per activation in microseconds, CPU seconds and noise.\n\n"
     "  --prune PERCENT  hide nodes below PERCENT of the root's inclusive time\n"
-    "  --no-cpu         leave out the CPU columns\n";
+    "  --no-cpu         leave out the CPU columns\n"
+    "  --quantiles      add the 50th, 90th and 99th percentile of each node's activations\n"
+    "                   (microseconds, from its duration histogram; '-' without one)\n";
 
 } // namespace
 
@@ -38,6 +40,8 @@ int show(int argc, char **argv) {
     }
     if (arg == "--no-cpu") {
       options.show_cpu = false;
+    } else if (arg == "--quantiles") {
+      options.show_quantiles = true;
     } else if (arg == "--prune") {
       if (i + 1 >= argc || !parse_percent(argv[i + 1], options.prune_percent)) {
         std::cerr << "idb show: --prune takes a percentage, 0 or more\n";

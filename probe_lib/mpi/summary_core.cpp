@@ -236,6 +236,16 @@ void put_cfh_section(ByteBuffer &b, const UnionCfh &c, const SummaryRecord *r,
   end_section(b, at);
 }
 
+// One histogram as HIST sections and messages hold it: level, size, (bucket, count) pairs.
+void put_sparse(ByteBuffer &b, const SparseHist &s) {
+  b.put(s.level);
+  b.put(s.size);
+  for (std::uint32_t k = 0; k < s.size; ++k) {
+    b.put(s.buckets[k]);
+    b.put(s.counts[k]);
+  }
+}
+
 // The merged histograms of the CFH whose nodes start at `first` in `h`: those that add up
 // to the node's merged count (a rank without histograms leaves the others short).
 void put_hist_section(ByteBuffer &b, const UnionCfh &c, const SummaryRecord *r, const HistSet &h,
@@ -251,12 +261,7 @@ void put_hist_section(ByteBuffer &b, const UnionCfh &c, const SummaryRecord *r, 
       sum += s.counts[k];
     if (s.size == 0 || sum != r[i].all.count) continue;
     b.put(i);
-    b.put(s.level);
-    b.put(s.size);
-    for (std::uint32_t k = 0; k < s.size; ++k) {
-      b.put(s.buckets[k]);
-      b.put(s.counts[k]);
-    }
+    put_sparse(b, s);
     ++items;
   }
   end_section(b, at, items);
@@ -495,12 +500,7 @@ void hist_put(const HistSet &h, ByteBuffer &out) {
     const SparseHist &s = h.nodes[i];
     if (!s.size) continue;
     out.put(i);
-    out.put(s.level);
-    out.put(s.size);
-    for (std::uint32_t k = 0; k < s.size; ++k) {
-      out.put(s.buckets[k]);
-      out.put(s.counts[k]);
-    }
+    put_sparse(out, s);
   }
 }
 

@@ -20,6 +20,20 @@ Histogram histogram_of(const std::vector<std::uint64_t> &durations) {
   return h;
 }
 
+Histogram at_level(const Histogram &h, std::uint32_t level) {
+  Histogram out;
+  out.level = std::max(level, h.level);
+  std::uint32_t shift = out.level - h.level;
+  for (const HistBucket &b : h.buckets) {
+    std::uint32_t index = b.index >> shift;
+    if (!out.buckets.empty() && out.buckets.back().index == index)
+      out.buckets.back().count += b.count;
+    else
+      out.buckets.push_back({index, b.count});
+  }
+  return out;
+}
+
 void merge_histogram(Histogram &into, const Histogram &more) {
   if (more.empty()) return;
   if (into.empty()) {

@@ -62,25 +62,11 @@ TEST(HistogramBuckets, TheEstimateIsWithinOneThirtyThirdOfEveryValue) {
   EXPECT_GT(worst, kBound * 0.99) << "the bound is reached: it is the right one";
 }
 
-// `h` at a coarser level, as the runtime keeps a node whose durations span more octaves.
-Histogram coarsened(const Histogram &h, std::uint32_t level) {
-  Histogram out;
-  out.level = level;
-  for (const Bucket &b : h.buckets) {
-    std::uint32_t index = b.index >> (level - h.level);
-    if (!out.buckets.empty() && out.buckets.back().index == index)
-      out.buckets.back().count += b.count;
-    else
-      out.buckets.push_back({index, b.count});
-  }
-  return out;
-}
-
 Histogram random_histogram(std::mt19937_64 &random) {
   std::vector<std::uint64_t> ticks(1 + random() % 500);
   for (std::uint64_t &t : ticks)
     t = random() >> (random() % 64);
-  return coarsened(histogram_of(ticks), std::uint32_t(random() % (IDB_HIST_MAX_LEVEL + 1)));
+  return at_level(histogram_of(ticks), std::uint32_t(random() % (IDB_HIST_MAX_LEVEL + 1)));
 }
 
 TEST(HistogramBuckets, CoarserLevelsJoinBucketsAndKeepTheirBound) {

@@ -28,19 +28,6 @@ std::uint32_t kept_level(const idb::analysis::Histogram &h) {
   return level;
 }
 
-idb::analysis::Histogram at_level(const idb::analysis::Histogram &h, std::uint32_t level) {
-  idb::analysis::Histogram out;
-  out.level = level;
-  for (const idb::analysis::Bucket &b : h.buckets) {
-    std::uint32_t index = b.index >> level;
-    if (!out.buckets.empty() && out.buckets.back().index == index)
-      out.buckets.back().count += b.count;
-    else
-      out.buckets.push_back({index, b.count});
-  }
-  return out;
-}
-
 struct Case {
   std::string name;
   std::function<double(std::mt19937_64 &)> seconds;
@@ -94,7 +81,7 @@ int main(int argc, char **argv) {
     std::sort(ns.begin(), ns.end());
     std::uint32_t kept = kept_level(fine);
     for (std::uint32_t level = 0; level <= kept; level += kept ? kept : 1) {
-      idb::analysis::Histogram h = at_level(fine, level);
+      idb::analysis::Histogram h = idb::analysis::at_level(fine, level);
       double bound = 1.0 / (2.0 * 16.0 / double(1u << level) + 1.0);
       std::printf("%-40s %5u", level ? "  as the runtime keeps it" : c.name.c_str(), level);
       for (double q : qs) {

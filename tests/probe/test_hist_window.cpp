@@ -52,16 +52,7 @@ struct Window {
 
 // The level-0 histogram of `ns` at `level`.
 profile::Histogram expected(const std::vector<std::uint64_t> &ns, std::uint32_t level) {
-  profile::Histogram fine = profile::histogram_of(ns), out;
-  out.level = level;
-  for (const profile::HistBucket &b : fine.buckets) {
-    std::uint32_t index = b.index >> level;
-    if (!out.buckets.empty() && out.buckets.back().index == index)
-      out.buckets.back().count += b.count;
-    else
-      out.buckets.push_back({index, b.count});
-  }
-  return out;
+  return profile::at_level(profile::histogram_of(ns), level);
 }
 
 // `count` durations spread log-uniformly over `octaves` octaves from `first` ns.

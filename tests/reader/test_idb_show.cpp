@@ -119,6 +119,31 @@ TEST_F(IdbShow, LeavesOutTheCpuColumns) {
   EXPECT_EQ(words(row_with) - 2, words(row_without)) << row_with << "\n" << row_without;
 }
 
+TEST_F(IdbShow, AddsEachNodesQuantilesFromItsHistogram) {
+  RunResult r = idb({"show", "--quantiles", "--no-cpu", good});
+  ASSERT_EQ(0, r.status) << r.err;
+  std::istringstream header(rows(r.out, "probe").at(0));
+  std::vector<std::string> titles;
+  for (std::string w; header >> w;)
+    titles.push_back(w);
+  // probe count incl s excl s corr s %par mean us sdev us p50 us p90 us p99 us noise s
+  ASSERT_GE(titles.size(), 19u);
+  EXPECT_EQ("p50", titles[13]);
+  EXPECT_EQ("p99", titles[17]);
+  for (const std::string &row : rows(r.out, "compute")) {
+    std::istringstream in(row);
+    std::vector<std::string> cell;
+    for (std::string w; in >> w;)
+      cell.push_back(w);
+    ASSERT_GE(cell.size(), 11u) << row;
+    // label, count, incl, excl, corr, %par, mean, sdev, p50, p90, p99: each a number, in order
+    double p50 = std::stod(cell[8]), p90 = std::stod(cell[9]), p99 = std::stod(cell[10]);
+    EXPECT_GT(p50, 0) << row;
+    EXPECT_LE(p50, p90) << row;
+    EXPECT_LE(p90, p99) << row;
+  }
+}
+
 TEST_F(IdbShow, RefusesADamagedFileWithOneLineNamingIt) {
   std::string bytes = generated_profile();
   bytes[bytes.size() / 2] = char(bytes[bytes.size() / 2] ^ 0x10);

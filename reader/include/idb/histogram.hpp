@@ -17,6 +17,9 @@ namespace idb::profile {
 // The level-0 histogram of `durations` (nanoseconds, or any unit the buckets are read in).
 Histogram histogram_of(const std::vector<std::uint64_t> &durations);
 
+// `h` at `level` (not finer than its own): its buckets joined 2^(level - h.level) at a time.
+Histogram at_level(const Histogram &h, std::uint32_t level);
+
 // Adds `more` into `into`, at the coarser of their two levels. An empty side adds nothing.
 void merge_histogram(Histogram &into, const Histogram &more);
 

@@ -8,6 +8,7 @@ namespace idb::analysis {
 
 using profile::Histogram;
 using Bucket = profile::HistBucket;
+using profile::at_level;
 using profile::bucket_estimate_ns;
 using profile::bucket_lower_ns;
 using profile::bucket_upper_ns;
