@@ -22,6 +22,9 @@ CfhTreeView::CfhTreeView(QWidget *parent)
   tree_->setAlternatingRowColors(true);
   tree_->setUniformRowHeights(true); // keeps large trees fast
   tree_->header()->setSortIndicator(-1, Qt::DescendingOrder);
+  // Eleven number columns beside the labels: narrow enough that all of them fit a window
+  // of 1280 pixels, wide enough for six significant digits.
+  tree_->header()->setDefaultSectionSize(90);
   auto *hot = new QPushButton(tr("Expand hot path"), this);
   auto *bar = new QHBoxLayout;
   bar->addWidget(new QLabel(tr("CFH:")));

@@ -198,7 +198,8 @@ TEST(Idb, PrintsHelpOnRequest) {
   }
   RunResult show = idb({"show", "--help"});
   EXPECT_EQ(0, show.status);
-  EXPECT_EQ(0u, show.out.find("usage: idb show [--prune PERCENT] [--no-cpu] PROFILE...\n"))
+  EXPECT_EQ(
+      0u, show.out.find("usage: idb show [--prune PERCENT] [--no-cpu] [--quantiles] PROFILE...\n"))
       << show.out;
 }
 
