@@ -23,7 +23,9 @@ void *reserve(std::size_t bytes) {
   return p == MAP_FAILED ? nullptr : p;
 }
 
-constexpr std::size_t kHistPrefault = 64 * 1024; // the windows of the first 64 nodes
+// The windows of the first 16 nodes (4 pages): a program with thousands of named CFHs (one
+// per object) commits 16 KB for each, not more.
+constexpr std::size_t kHistPrefault = std::size_t(16) * 1024;
 
 std::size_t hist_bytes(const Cfh &c) {
   return sizeof(HistCounter) * kHistWindow * c.max_nodes;
