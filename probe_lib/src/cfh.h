@@ -170,7 +170,7 @@ inline std::uint64_t hist_ns(const Cfh &c, std::uint64_t ticks) {
 // until then (about 8 ns a pair measured). So it is not incremented here: its address is
 // stored (a fixed place) and the increment happens at the next timed activation, when the
 // address has long been known. A reader of the histogram counts the pending one too
-// (cfh_hist_read), and every change of a window first settles it (cfh_hist_miss).
+// (cfh_hist_read); a window changes (cfh_hist_miss) only with nothing pending.
 inline void cfh_hist_add(Cfh &c, std::uint32_t node, const Node &n, std::uint64_t ticks) {
   if (__builtin_expect(++*c.hist_pending == 0, 0)) cfh_hist_wrapped(c);
   std::uint32_t b = idb_hist_bucket(hist_ns(c, ticks));

@@ -41,26 +41,19 @@ void merge_histogram(Histogram &into, const Histogram &more) {
     return;
   }
   std::uint32_t level = std::max(into.level, more.level);
+  Histogram a = at_level(into, level), b = at_level(more, level);
   std::vector<HistBucket> merged;
-  merged.reserve(into.buckets.size() + more.buckets.size());
-  auto push = [&merged](std::uint32_t index, std::uint64_t count) {
-    if (!merged.empty() && merged.back().index == index)
-      merged.back().count += count;
-    else
-      merged.push_back({index, count});
-  };
-  auto a = into.buckets.cbegin();
-  auto b = more.buckets.cbegin();
-  std::uint32_t shift_a = level - into.level, shift_b = level - more.level;
-  while (a != into.buckets.cend() || b != more.buckets.cend()) {
-    bool take_a = b == more.buckets.cend() ||
-                  (a != into.buckets.cend() && (a->index >> shift_a) <= (b->index >> shift_b));
-    if (take_a) {
-      push(a->index >> shift_a, a->count);
-      ++a;
+  merged.reserve(a.buckets.size() + b.buckets.size());
+  auto x = a.buckets.cbegin(), y = b.buckets.cbegin();
+  while (x != a.buckets.cend() || y != b.buckets.cend()) {
+    if (y == b.buckets.cend() || (x != a.buckets.cend() && x->index < y->index)) {
+      merged.push_back(*x++);
+    } else if (x == a.buckets.cend() || y->index < x->index) {
+      merged.push_back(*y++);
     } else {
-      push(b->index >> shift_b, b->count);
-      ++b;
+      merged.push_back({x->index, x->count + y->count});
+      ++x;
+      ++y;
     }
   }
   into.level = level;
@@ -95,14 +88,6 @@ double quantile_seconds(const Node &node, double q) {
 
 void keep_if_complete(Histogram &h, const idb_stats_t &stats) {
   if (histogram_count(h) != stats.count) h = Histogram{};
-}
-
-double bucket_lower_ns(std::uint32_t b, std::uint32_t level) {
-  return idb_hist_lower_at(b, level);
-}
-
-double bucket_upper_ns(std::uint32_t b, std::uint32_t level) {
-  return idb_hist_upper_at(b, level);
 }
 
 double bucket_estimate_ns(std::uint32_t b, std::uint32_t level) {

@@ -41,9 +41,7 @@ double quantile_seconds(const Node &node, double q);
 // would make it describe only some of the activations).
 void keep_if_complete(Histogram &h, const idb_stats_t &stats);
 
-// The lower and upper bound (nanoseconds) and the estimate of bucket `b` of `level`.
-double bucket_lower_ns(std::uint32_t b, std::uint32_t level);
-double bucket_upper_ns(std::uint32_t b, std::uint32_t level);
+// The estimate of bucket `b` of `level` (nanoseconds), idb_hist_estimate_at.
 double bucket_estimate_ns(std::uint32_t b, std::uint32_t level);
 
 } // namespace idb::profile

@@ -10,8 +10,6 @@ using profile::Histogram;
 using Bucket = profile::HistBucket;
 using profile::at_level;
 using profile::bucket_estimate_ns;
-using profile::bucket_lower_ns;
-using profile::bucket_upper_ns;
 using profile::histogram_count;
 using profile::histogram_of;
 using profile::keep_if_complete;
