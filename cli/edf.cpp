@@ -34,8 +34,9 @@ const char *kEdfHelp =
     "variation, pooled statistics); COMPARE puts runs side by side (per probe and rank:\n"
     "each entry's value, ratio to the first entry, Welch's test for groups of runs).\n\n"
     "  --db URL         the experiment's database (overrides the file's Database)\n"
-    "  --value V        total, cpu, range, sdev, count, noise or corrected (default: the\n"
-    "                   file's Value, else total)\n"
+    "  --value V        total, cpu, range, sdev, count, noise, corrected, or p50, p90,\n"
+    "                   p99 of the activations' durations (default: the file's Value,\n"
+    "                   else total)\n"
     "  --rank N|all     one MPI rank, or all (COALESCE merges them, COMPARE shows each);\n"
     "                   default: the file's Rank, else all\n"
     "  --each-rank      COALESCE: one row per rank rather than the ranks merged\n"
@@ -88,7 +89,7 @@ bool take_option(const std::string &arg, const std::string &value, EdfArgs &a) {
     if (!parse_wait(value, a.wait)) return usage_error("--wait takes seconds, 0 or more");
   } else if (arg == "--value") {
     if (!(a.value = analysis::parse_metric(value)))
-      return usage_error("--value takes total, cpu, range, sdev, count, noise or corrected");
+      return usage_error("--value takes " + analysis::metric_choices());
   } else if (arg == "--rank") {
     if (!(a.rank = edf::parse_rank(value)))
       return usage_error("--rank takes 'all' or a rank, 0 or more");

@@ -8,7 +8,7 @@
 namespace idb::analysis {
 
 void Aggregator::add(std::int32_t rank, std::int32_t probe, const idb_stats_t &stats,
-                     double corrected) {
+                     double corrected, const profile::Histogram &hist) {
   std::uint64_t key = (std::uint64_t(std::uint32_t(probe)) << 32) | std::uint32_t(rank);
   auto [it, fresh] = slot_.try_emplace(key, records_.size());
   if (fresh) {
@@ -16,7 +16,7 @@ void Aggregator::add(std::int32_t rank, std::int32_t probe, const idb_stats_t &s
     r.probe = probe;
     r.rank = rank;
   }
-  records_[it->second].merge(stats, corrected);
+  records_[it->second].merge(stats, corrected, hist);
 }
 
 std::vector<ProbeRank> Aggregator::take() {
@@ -36,7 +36,8 @@ std::vector<ProbeRank> probe_ranks(const profile::Profile &run) {
     std::vector<profile::NodeTimes> times = profile::node_times(cfh);
     for (std::size_t i = 0; i < cfh.nodes.size(); ++i)
       if (aggregated(cfh.named, i == 0))
-        a.add(cfh.rank, cfh.nodes[i].probe, cfh.nodes[i].stats, times[i].corrected);
+        a.add(cfh.rank, cfh.nodes[i].probe, cfh.nodes[i].stats, times[i].corrected,
+              cfh.nodes[i].hist);
   }
   return a.take();
 }

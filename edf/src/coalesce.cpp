@@ -1,6 +1,8 @@
 // COALESCE: the runs of one program and configuration pooled, per probe (and rank), to
 // gauge regularity: the box of the per-run values, their mean, deviation and coefficient
-// of variation, and the runs' records merged exactly into pooled statistics.
+// of variation, and the runs' records merged exactly into pooled statistics (their
+// duration histograms too, for the quantiles of every activation of every run). A run
+// without a value (a quantile, and no histograms) is left out of the row.
 #include "select.hpp"
 
 #include <algorithm>
@@ -23,12 +25,19 @@ void summarise(CoalesceRow &row, const ProbeRank &pooled) {
   row.sdev = row.values.size() > 1 ? std::sqrt(ss / (n - 1)) : 0.0;
   if (row.mean != 0) row.cv = row.sdev / std::fabs(row.mean);
   const idb_stats_t &s = pooled.stats;
+  auto quantile = [&](Metric m) -> std::optional<double> {
+    double v = analysis::value(pooled, m);
+    return std::isnan(v) ? std::nullopt : std::optional(v);
+  };
   row.pooled = {s.count,
                 s.count ? s.mean : 0.0,
                 std::sqrt(std::max(0.0, idb_stats_variance(&s))),
                 s.count ? s.min : 0.0,
                 s.count ? s.max : 0.0,
-                s.sum};
+                s.sum,
+                quantile(Metric::p50),
+                quantile(Metric::p90),
+                quantile(Metric::p99)};
 }
 
 } // namespace
@@ -50,8 +59,10 @@ CoalesceResult coalesce(const std::vector<EntryData> &entries, const AnalysisOpt
       for (const EntryData &e : entries)
         for (const RunData &r : e.runs)
           if (std::optional<ProbeRank> p = pick(r, probe, rank)) {
+            double v = analysis::value(*p, options.value);
+            if (std::isnan(v)) continue; // a quantile of a run without histograms
             row.runs.push_back(r.run.label);
-            row.values.push_back(analysis::value(*p, options.value));
+            row.values.push_back(v);
             pooled.merge(*p);
           }
       if (row.values.empty()) continue;

@@ -17,7 +17,9 @@ CompareCell cell_of(const EntryData &e, std::int32_t probe, std::int32_t rank, M
   std::vector<double> &values = c.run_values;
   for (const RunData &r : e.runs)
     if (std::optional<ProbeRank> p = pick(r, probe, rank)) {
-      values.push_back(analysis::value(*p, value));
+      double v = analysis::value(*p, value);
+      if (std::isnan(v)) continue; // a quantile of a run without histograms
+      values.push_back(v);
       c.run_labels.push_back(r.run.label);
     }
   c.runs = values.size();

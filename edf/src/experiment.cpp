@@ -153,8 +153,7 @@ bool check_preamble(Checker &c, const Section &preamble, Experiment &e) {
     e.value = analysis::parse_metric(v->value);
     if (!e.value)
       return c.fail(v->line, v->value_column,
-                    "unknown value '" + v->value +
-                        "' (total, cpu, range, sdev, count, noise or corrected)");
+                    "unknown value '" + v->value + "' (" + analysis::metric_choices() + ")");
   }
   if (const Line *r = c.field("rank")) {
     e.rank = parse_rank(r->value);

@@ -62,7 +62,8 @@ std::vector<Cell> coalesce_cells(const CoalesceRow &row, bool people) {
        {number(b.lower_whisker, people), number(b.upper_whisker, people),
         Cell(outliers_text(row, people)), number(row.mean, people), number(row.sdev, people),
         maybe(row.cv, people), Cell(std::to_string(p.count)), number(p.mean, people),
-        number(p.sdev, people), number(p.min, people), number(p.max, people)})
+        number(p.sdev, people), number(p.min, people), number(p.max, people), maybe(p.p50, people),
+        maybe(p.p90, people), maybe(p.p99, people)})
     cells.push_back(std::move(c));
   return cells;
 }
@@ -93,7 +94,10 @@ store::QueryResult coalesce_rows(const CoalesceResult &result, bool people) {
                {"pooled_mean", true},
                {"pooled_sdev", true},
                {"pooled_min", true},
-               {"pooled_max", true}});
+               {"pooled_max", true},
+               {"pooled_p50", true},
+               {"pooled_p90", true},
+               {"pooled_p99", true}});
   for (const CoalesceRow &row : result.rows)
     r.rows.push_back(coalesce_cells(row, people));
   return r;

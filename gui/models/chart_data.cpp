@@ -2,6 +2,7 @@
 #include "chart_data.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 
 namespace idb::gui {
@@ -79,7 +80,7 @@ QVariant ChartDataModel::data(const QModelIndex &index, int role) const {
   const double v = data_.series[std::size_t(index.column())].values[std::size_t(index.row())];
   switch (role) {
   case Qt::DisplayRole:
-    return QString::number(v, 'g', 9);
+    return std::isnan(v) ? QString() : QString::number(v, 'g', 9);
   case kValueRole:
     return v;
   case kKeyRole:

@@ -17,7 +17,8 @@ namespace idb::gui {
 
 struct ChartSeries {
   std::string name;
-  std::vector<double> values; // one per category
+  std::vector<double> values; // one per category; NaN where there is none (a quantile
+                              // without histograms)
 };
 
 struct ChartData {

@@ -1,5 +1,6 @@
 // The chart panel (chart_panel.hpp). On a log axis a value of 0 or less has no place:
 // points leave it out, bars draw it at the axis floor, so no bar lies about its height.
+// A value that is not there (NaN: a quantile without histograms) has no point and no bar.
 #include "chart_panel.hpp"
 
 #include "export.hpp"
@@ -137,7 +138,7 @@ void ChartPanel::addBars(QChart *chart, const ChartData &shown, bool log_scale) 
   for (const ChartSeries &s : shown.series) {
     auto *set = new QBarSet(QString::fromStdString(s.name));
     for (double v : s.values)
-      *set << (log_scale && v <= 0 ? floor : v);
+      *set << (std::isnan(v) ? floor : log_scale && v <= 0 ? floor : v);
     series->append(set);
   }
   chart->addSeries(series);
@@ -166,7 +167,8 @@ void ChartPanel::addPoints(QChart *chart, const ChartData &shown, ChartKind kind
     if (auto *points = qobject_cast<QScatterSeries *>(series)) points->setMarkerSize(8);
     series->setName(QString::fromStdString(s.name));
     for (std::size_t i = 0; i < s.values.size(); ++i)
-      if (!log_scale || s.values[i] > 0) series->append(double(i), s.values[i]);
+      if (!std::isnan(s.values[i]) && (!log_scale || s.values[i] > 0))
+        series->append(double(i), s.values[i]);
     chart->addSeries(series);
     series->attachAxis(x);
     series->attachAxis(y);

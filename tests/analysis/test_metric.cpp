@@ -3,6 +3,8 @@
 // rounding put below zero).
 #include "idb/analysis/metric.hpp"
 
+#include "idb/histogram.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -31,6 +33,48 @@ TEST(Metric, KeywordsReadBackWithoutRegardToCase) {
   EXPECT_EQ(analysis::metric_title(Metric::corrected), "corrected total");
   EXPECT_EQ(analysis::metric_unit(Metric::count), "activations");
   EXPECT_EQ(analysis::metric_unit(Metric::sdev), "seconds");
+  EXPECT_EQ(analysis::parse_metric("P99"), Metric::p99);
+  EXPECT_EQ(analysis::metric_unit(Metric::p50), "seconds");
+  EXPECT_EQ(analysis::metric_choices(),
+            "total, cpu, range, sdev, count, noise, corrected, p50, p90 or p99");
+  EXPECT_TRUE(analysis::may_be_missing(Metric::p90));
+  EXPECT_FALSE(analysis::may_be_missing(Metric::total));
+}
+
+profile::Histogram hist_of(std::initializer_list<double> seconds) {
+  std::vector<std::uint64_t> ns;
+  for (double x : seconds)
+    ns.push_back(std::uint64_t(std::llround(x * 1e9)));
+  return profile::histogram_of(ns);
+}
+
+// Histograms merge with the statistics while every node merged has one that holds all its
+// activations; one node without (an old profile, or a throttled node) leaves the record
+// without quantiles for good, whatever is merged after it.
+TEST(Metric, QuantilesWhileEveryNodeHasAHistogram) {
+  analysis::ProbeStats p;
+  idb_stats_clear(&p.stats);
+  EXPECT_TRUE(p.has_histogram());
+  EXPECT_TRUE(std::isnan(analysis::value(p, Metric::p50))); // no activations
+  p.merge(samples({1e-6, 2e-6, 3e-6}), 0, hist_of({1e-6, 2e-6, 3e-6}));
+  p.merge(samples({50e-6}), 0, hist_of({50e-6}));
+  ASSERT_TRUE(p.has_histogram());
+  EXPECT_NEAR(analysis::value(p, Metric::p50), 2e-6, 2e-6 / 33);
+  EXPECT_NEAR(analysis::value(p, Metric::p90), 50e-6, 50e-6 / 33);
+  EXPECT_LE(analysis::value(p, Metric::p99), 50e-6); // within the record's max
+
+  analysis::ProbeStats q = p;
+  q.merge(samples({4e-6}), 0); // no histogram
+  EXPECT_FALSE(q.has_histogram());
+  EXPECT_TRUE(std::isnan(analysis::value(q, Metric::p50)));
+  q.merge(samples({5e-6}), 0, hist_of({5e-6}));
+  EXPECT_TRUE(std::isnan(analysis::value(q, Metric::p99)));
+  EXPECT_DOUBLE_EQ(analysis::value(q, Metric::count), 6.0); // the statistics still merge
+
+  analysis::ProbeStats short_one; // a histogram short of its node's count
+  idb_stats_clear(&short_one.stats);
+  short_one.merge(samples({1e-6, 2e-6}), 0, hist_of({1e-6}));
+  EXPECT_TRUE(std::isnan(analysis::value(short_one, Metric::p50)));
 }
 
 TEST(Metric, ValuesOfMergedStatistics) {

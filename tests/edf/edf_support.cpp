@@ -1,13 +1,15 @@
 // Small profiles for the edf tests (edf_support.hpp).
 #include "edf_support.hpp"
 
+#include "idb/histogram.hpp"
 #include "idb/stats.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace idb::test {
 
-profile::Profile make_profile(const std::vector<CfhSpec> &cfhs) {
+profile::Profile make_profile(const std::vector<CfhSpec> &cfhs, bool histograms) {
   profile::Profile p;
   p.version_major = 1;
   int nprocs = 1;
@@ -34,16 +36,21 @@ profile::Profile make_profile(const std::vector<CfhSpec> &cfhs) {
       for (double x : n.cpu)
         idb_stats_add_cpu(&node.stats, x);
       node.stats.noise = n.noise;
+      if (!histograms) continue;
+      std::vector<std::uint64_t> ns;
+      for (double x : n.samples)
+        ns.push_back(std::uint64_t(std::llround(x * 1e9)));
+      node.hist = profile::histogram_of(ns);
     }
   }
   return p;
 }
 
-profile::Profile simple_run(double value, int ranks) {
+profile::Profile simple_run(double value, int ranks, bool histograms) {
   std::vector<CfhSpec> cfhs;
   for (int r = 0; r < ranks; ++r)
     cfhs.push_back({r, {{-1, 0, {value * 2}}, {0, 1, {value}}, {0, 2, {value / 2}}}});
-  return make_profile(cfhs);
+  return make_profile(cfhs, histograms);
 }
 
 void load_as(const std::string &url, const profile::Profile &p, const std::string &label) {

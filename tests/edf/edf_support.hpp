@@ -31,12 +31,13 @@ struct CfhSpec {
   std::vector<NodeSpec> nodes; // nodes[0] is the root
 };
 
-// A profile of these CFHs, with probes 0..9 described as "probe N" (probe 0: "main").
-profile::Profile make_profile(const std::vector<CfhSpec> &cfhs);
+// A profile of these CFHs, with probes 0..9 described as "probe N" (probe 0: "main"), and
+// with `histograms` each node's duration histogram of its samples, as the runtime keeps it.
+profile::Profile make_profile(const std::vector<CfhSpec> &cfhs, bool histograms = false);
 
 // A profile where probe 1 (under the root) took `value` seconds on every rank 0..ranks-1
 // (one activation), probe 2 took value/2, and the root value*2.
-profile::Profile simple_run(double value, int ranks = 1);
+profile::Profile simple_run(double value, int ranks = 1, bool histograms = false);
 
 // Loads `p` into the database at `url` as `label`.
 void load_as(const std::string &url, const profile::Profile &p, const std::string &label);

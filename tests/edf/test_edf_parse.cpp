@@ -117,7 +117,8 @@ TEST(EdfParse, ModeAndValueWords) {
   EXPECT_FALSE(r.experiment.rank->all);
   EXPECT_EQ(r.experiment.rank->rank, 3);
   EXPECT_EQ(error_of("[PREAMBLE]\nMode COMPARE\nValue wall\n[DBLIST]\n"),
-            "x.edf:3:7: unknown value 'wall' (total, cpu, range, sdev, count, noise or corrected)");
+            "x.edf:3:7: unknown value 'wall' (total, cpu, range, sdev, count, noise, "
+            "corrected, p50, p90 or p99)");
 }
 
 TEST(EdfParse, BadNumbers) {

@@ -3,6 +3,7 @@
 // read per probe and rank, against numbers worked out by hand from the samples.
 #include "edf_support.hpp"
 #include "files.hpp"
+#include "idb/analysis/histogram.hpp"
 #include "idb/edf_runs.hpp"
 
 #include <gtest/gtest.h>
@@ -145,6 +146,45 @@ TEST_F(EdfRuns, ValuesPerProbeAndRank) {
   EXPECT_DOUBLE_EQ(analysis::value(all, Metric::total), 16.0);
   EXPECT_NEAR(analysis::value(all, Metric::sdev), std::sqrt(3.7), 1e-12);
   EXPECT_DOUBLE_EQ(analysis::value(all, Metric::range), 5.0);
+}
+
+// The quantile values come from the nodes' histograms read back from the database and
+// merged: within the bucket's error of the exact order statistic, inside the record's min
+// and max; a record with one node short of a histogram has none (NaN), not a guess.
+TEST_F(EdfRuns, QuantilesFromTheStoredHistograms) {
+  CfhSpec r0{0, {{-1, 0, {20}}, {0, 1, {5}}, {1, 5, {1, 3}}, {0, 5, {6}}}};
+  CfhSpec r1{1, {{-1, 0, {10}}, {0, 5, {2, 4}}}};
+  test::load_as(db, test::make_profile({r0, r1}, true), "hist");
+  profile::Profile partial = test::make_profile({r0, r1}, true);
+  partial.cfhs[0].nodes[3].hist = {}; // rank 0's second node of probe 5
+  test::load_as(db, partial, "partial");
+  test::load_as(db, test::make_profile({r0, r1}), "none");
+  std::vector<ResolvedEntry> r = resolve_text("hist\npartial\nnone\n", db);
+  RunData hist = read_run_data(r.at(0).runs.at(0));
+  RunData part = read_run_data(r.at(1).runs.at(0));
+  RunData none = read_run_data(r.at(2).runs.at(0));
+
+  const ProbeRank *p = find(hist, 5, 0); // {1, 3, 6} s
+  ASSERT_TRUE(p);
+  EXPECT_EQ(analysis::histogram_count(p->hist), 3u);
+  EXPECT_NEAR(analysis::value(*p, Metric::p50), 3.0, 3.0 / 33);
+  double p99 = analysis::value(*p, Metric::p99);
+  EXPECT_NEAR(p99, 6.0, 6.0 / 33);
+  EXPECT_LE(p99, 6.0);
+  ProbeRank all = *p; // with rank 1's {2, 4}: {1, 2, 3, 4, 6}
+  all.merge(*find(hist, 5, 1));
+  EXPECT_NEAR(analysis::value(all, Metric::p50), 3.0, 3.0 / 33);
+  EXPECT_NEAR(analysis::value(all, Metric::p90), 6.0, 6.0 / 33);
+  // One activation: every quantile is it, exactly (the estimate is held within min, max).
+  EXPECT_DOUBLE_EQ(analysis::value(*find(hist, 1, 0), Metric::p90), 5.0);
+
+  EXPECT_TRUE(std::isnan(analysis::value(*find(part, 5, 0), Metric::p50)));
+  EXPECT_NEAR(analysis::value(*find(part, 5, 1), Metric::p50), 2.0, 2.0 / 33);
+  EXPECT_TRUE(std::isnan(analysis::value(*find(none, 5, 1), Metric::p99)));
+  EXPECT_DOUBLE_EQ(analysis::value(*find(none, 5, 1), Metric::total), 6.0);
+  ProbeRank mixed = *find(hist, 5, 1);
+  mixed.merge(*find(none, 5, 1));
+  EXPECT_TRUE(std::isnan(analysis::value(mixed, Metric::p50)));
 }
 
 } // namespace

@@ -87,7 +87,8 @@ TEST_F(IdbEdf, CoalesceCsvAndJsonHaveEveryColumn) {
   ASSERT_EQ(csv.status, 0) << csv.err;
   EXPECT_EQ(csv.out.substr(0, csv.out.find('\n')),
             "probe,name,rank,runs,min,q1,median,q3,max,lower_whisker,upper_whisker,outliers,mean,"
-            "sdev,cv,pooled_count,pooled_mean,pooled_sdev,pooled_min,pooled_max");
+            "sdev,cv,pooled_count,pooled_mean,pooled_sdev,pooled_min,pooled_max,pooled_p50,"
+            "pooled_p90,pooled_p99");
   EXPECT_NE(csv.out.find("\n2,probe 2,1,3,0.5,0.525,0.55,0.575,0.6,0.5,0.6,,0.55,"),
             std::string::npos)
       << csv.out;
@@ -116,6 +117,40 @@ TEST_F(IdbEdf, CompareTableAndLongForm) {
   EXPECT_NE(csv.out.find("1,probe 1,0,single,1,2,0,0.8999999999999999,1.8181818181818181,,,,\n"),
             std::string::npos)
       << csv.out;
+}
+
+// p50 and p99 as the value: the runs with histograms give theirs (one activation per rank:
+// exactly its duration), a run without has no value and is left out, not counted as 0;
+// COALESCE pools the histograms of the runs it takes.
+TEST_F(IdbEdf, QuantilesAsTheValue) {
+  load_as(db, simple_run(1.0, 2, true), "hist-1");
+  load_as(db, simple_run(3.0, 2, true), "hist-2");
+  Result c = idb(
+      {edf("COALESCE", "hist-*\nbase-1\n"), "--probe", "1", "--value", "p50", "--format", "csv"});
+  ASSERT_EQ(c.status, 0) << c.err;
+  std::string row = c.out.substr(c.out.find('\n') + 1);
+  EXPECT_EQ(row.rfind("1,probe 1,all,2,1,1.5,2,2.5,3,1,3,,2,", 0), 0u) << c.out;
+  // The pooled p50, p90 and p99 of {1, 1, 3, 3} s: the 2nd, 4th and 4th smallest.
+  std::vector<double> pooled;
+  for (std::size_t at = row.size() - 1, n = 0; n < 3; ++n) {
+    std::size_t comma = row.rfind(',', at - 1);
+    pooled.insert(pooled.begin(), std::stod(row.substr(comma + 1, at - comma)));
+    at = comma;
+  }
+  EXPECT_NEAR(pooled[0], 1.0, 1.0 / 33);
+  EXPECT_DOUBLE_EQ(pooled[1], 3.0); // the estimate, held within the pooled max
+  EXPECT_DOUBLE_EQ(pooled[2], 3.0);
+
+  Result t = idb({edf("COMPARE", "base-1\nhist-2\n"), "--probe", "2", "--rank", "1", "--value",
+                  "p99", "--format", "csv"});
+  ASSERT_EQ(t.status, 0) << t.err;
+  EXPECT_NE(t.out.find("\n2,probe 2,1,base-1,0,,,,,,,,\n2,probe 2,1,hist-2,1,1.5,0,,,,,,\n"),
+            std::string::npos)
+      << t.out;
+  // Pooled quantiles stay blank while a run without histograms is pooled.
+  Result b = idb({edf("COALESCE", "base-*\n"), "--probe", "1", "--format", "csv"});
+  ASSERT_EQ(b.status, 0) << b.err;
+  EXPECT_NE(b.out.find(",,,\n"), std::string::npos) << b.out;
 }
 
 TEST_F(IdbEdf, SvgRendersInBothModes) {
@@ -169,7 +204,8 @@ TEST_F(IdbEdf, ErrorsAreOneLine) {
   EXPECT_EQ(r.err, "idb edf: " + bad + ":2:6: unknown mode 'SPLIT' (COALESCE or COMPARE)\n");
   r = idb({edf("COALESCE", "base-1\n"), "--value", "wall"});
   EXPECT_EQ(r.status, 2);
-  EXPECT_EQ(r.err, "idb edf: --value takes total, cpu, range, sdev, count, noise or corrected\n");
+  EXPECT_EQ(r.err, "idb edf: --value takes total, cpu, range, sdev, count, noise, corrected, "
+                   "p50, p90 or p99\n");
   r = idb({edf("COALESCE", "base-1\n"), "--db", dir.file("none.db")});
   EXPECT_EQ(r.status, 1);
   EXPECT_EQ(r.err, "idb edf: " + dir.file("COALESCE.edf") + ":6:1: [DBLIST] entry 'base-1': no " +

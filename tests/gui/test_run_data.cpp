@@ -3,6 +3,7 @@
 #include "fixtures.hpp"
 
 #include "chart_data.hpp"
+#include "idb/histogram.hpp"
 #include "legend_model.hpp"
 #include "run_data.hpp"
 
@@ -77,6 +78,31 @@ TEST(ChartData, OneSeriesPerRankOrOneRank) {
   ASSERT_EQ(one.series.size(), 1u);
   EXPECT_EQ(one.series[0].values, (std::vector<double>{3.0}));
   EXPECT_TRUE(gui::chart_data(run.summary, {{2}, gui::Metric::count, 7}).series.empty());
+}
+
+// A quantile needs histograms: without them the chart has no value (NaN, a blank cell,
+// no point), not a 0; with them, the per-rank quantile of the activations.
+TEST(ChartData, QuantilesWithAndWithoutHistograms) {
+  gui::RunData plain = small_run();
+  gui::ChartDataModel model;
+  model.setChartData(gui::chart_data(plain.summary, {{2}, gui::Metric::p50, {}}));
+  ASSERT_EQ(model.columnCount(), 2);
+  EXPECT_TRUE(std::isnan(model.index(0, 1).data(gui::kValueRole).toDouble()));
+  EXPECT_EQ(model.index(0, 1).data(Qt::DisplayRole).toString(), "");
+
+  profile::Profile p = test::gui_profile();
+  for (int r = 0; r < 2; ++r) { // solve(): {1, 2, 3} s times rank + 1
+    std::vector<std::uint64_t> ns;
+    for (int i = 1; i <= 3; ++i)
+      ns.push_back(std::uint64_t(i * (r + 1)) * 1'000'000'000);
+    p.cfhs[std::size_t(r)].nodes[2].hist = profile::histogram_of(ns);
+  }
+  gui::RunData with = gui::summarize_run("hist", p, {});
+  gui::ChartData c = gui::chart_data(with.summary, {{2, 3}, gui::Metric::p50, {}});
+  ASSERT_EQ(c.series.size(), 2u);
+  EXPECT_NEAR(c.series[1].values[0], 4.0, 4.0 / 33);
+  EXPECT_TRUE(std::isnan(c.series[1].values[1])); // exchange() has no histogram
+  EXPECT_NEAR(analysis::value(with.summary.probe(2)->all, gui::Metric::p99), 6.0, 6.0 / 33);
 }
 
 TEST(ChartData, FromAQueryResult) {

@@ -79,6 +79,9 @@ struct Pooled {
   double mean = 0, sdev = 0; // per activation, seconds
   double min = 0, max = 0;   // shortest and longest activation
   double total = 0;          // wall time summed over the runs
+  // Quantiles of the activations' durations, seconds, from the runs' histograms merged;
+  // nullopt unless every run of the row has them.
+  std::optional<double> p50, p90, p99;
 };
 
 struct Outlier {
@@ -90,7 +93,8 @@ struct CoalesceRow {
   std::int32_t probe = 0;
   std::string name;
   std::int32_t rank = kAllRanks; // kAllRanks: every rank merged
-  std::vector<std::string> runs; // labels of the runs with a value, in [DBLIST] order
+  std::vector<std::string> runs; // labels of the runs with a value, in [DBLIST] order (a
+                                 // quantile has none in a run without histograms)
   std::vector<double> values;    // the value per run, beside `runs`
   Box box;
   std::vector<Outlier> outliers; // the box's outliers by run

@@ -29,8 +29,10 @@ inline bool aggregated(bool named_cfh, bool root) {
 // Merges nodes into one record per (probe, rank) as they come.
 class Aggregator {
 public:
-  // Adds one node; `corrected` is its noise-corrected inclusive time.
-  void add(std::int32_t rank, std::int32_t probe, const idb_stats_t &stats, double corrected);
+  // Adds one node; `corrected` is its noise-corrected inclusive time, `hist` its
+  // duration histogram (empty when it has none).
+  void add(std::int32_t rank, std::int32_t probe, const idb_stats_t &stats, double corrected,
+           const profile::Histogram &hist = {});
   // The records sorted by (probe, rank).
   std::vector<ProbeRank> take();
 
