@@ -37,6 +37,7 @@ TreeData cfh_tree(const profile::Profile &profile, const profile::Cfh &cfh) {
                   r.p90,
                   r.p99};
     row.key = r.probe;
+    row.source = r.node;
   }
   for (std::uint32_t node : analysis::hot_path(cfh))
     tree.hot_path.push_back(row_of.at(node));

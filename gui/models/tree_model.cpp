@@ -34,6 +34,11 @@ void TreeModel::updatePositions() {
       position_[list[i]] = int(i);
 }
 
+const TreeRow *TreeModel::rowAt(const QModelIndex &index) const {
+  std::uint32_t item = itemOf(index);
+  return item < tree_.rows.size() ? &tree_.rows[item] : nullptr;
+}
+
 std::uint32_t TreeModel::itemOf(const QModelIndex &index) const {
   return index.isValid() ? std::uint32_t(index.internalId()) : std::uint32_t(tree_.rows.size());
 }

@@ -28,6 +28,7 @@ struct TreeRow {
   std::string label;
   std::vector<double> values; // one per TreeData::columns
   std::int64_t key = 0;       // what the row stands for (the CFH tree: the probe id)
+  std::uint32_t source = 0;   // where it comes from (the CFH tree: the node's index)
 };
 
 inline constexpr std::uint32_t kTreeTop = 0xFFFFFFFFu;
@@ -53,6 +54,8 @@ public:
 
   // The indexes of the tree's hot_path rows (those in range), in its order.
   QModelIndexList hotPath() const;
+  // The row of TreeData::rows that `index` shows; nullptr for an invalid index.
+  const TreeRow *rowAt(const QModelIndex &index) const;
 
   QModelIndex index(int row, int column, const QModelIndex &parent = {}) const override;
   QModelIndex parent(const QModelIndex &child) const override;

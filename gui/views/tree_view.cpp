@@ -2,6 +2,7 @@
 #include "tree_view.hpp"
 
 #include "cfh_tree.hpp"
+#include "histogram_data.hpp"
 
 #include "idb/analysis/trees.hpp"
 
@@ -10,13 +11,15 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QSplitter>
 #include <QTreeView>
 #include <QVBoxLayout>
 
 namespace idb::gui {
 
 CfhTreeView::CfhTreeView(QWidget *parent)
-    : QWidget(parent), cfh_(new QComboBox(this)), tree_(new QTreeView(this)) {
+    : QWidget(parent), cfh_(new QComboBox(this)), tree_(new QTreeView(this)),
+      histogram_(new HistogramPanel(this)) {
   tree_->setModel(&model_);
   tree_->setSortingEnabled(true);
   tree_->setAlternatingRowColors(true);
@@ -33,14 +36,31 @@ CfhTreeView::CfhTreeView(QWidget *parent)
   auto *layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 4, 0, 0);
   layout->addLayout(bar);
-  layout->addWidget(tree_, 1);
+  auto *split = new QSplitter(Qt::Vertical, this);
+  split->addWidget(tree_);
+  split->addWidget(histogram_);
+  split->setStretchFactor(0, 3);
+  split->setStretchFactor(1, 2);
+  layout->addWidget(split, 1);
   connect(hot, &QPushButton::clicked, this, &CfhTreeView::expandHotPath);
   connect(cfh_, &QComboBox::activated, this, [this](int i) { showCfh(cfh_->itemData(i).toInt()); });
   connect(tree_, &QTreeView::clicked, this,
           [this](const QModelIndex &i) { emit probeClicked(i.data(kKeyRole).toLongLong()); });
+  connect(tree_->selectionModel(), &QItemSelectionModel::currentChanged, this,
+          [this](const QModelIndex &current) { showHistogram(current); });
+}
+
+void CfhTreeView::showHistogram(const QModelIndex &index) {
+  const TreeRow *row = model_.rowAt(index);
+  if (!shown_ || !row || row->source >= shown_->nodes.size()) {
+    histogram_->setHistogram({});
+    return;
+  }
+  histogram_->setHistogram(histogram_chart(row->label, shown_->nodes[row->source]));
 }
 
 void CfhTreeView::setRun(RunDataPtr run) {
+  shown_ = nullptr; // it points into the run given before
   run_ = std::move(run);
   cfh_->clear();
   // The trees `idb report` has: the run as a whole (data -1, -2, ...), then each CFH.
@@ -60,12 +80,13 @@ void CfhTreeView::setRun(RunDataPtr run) {
 void CfhTreeView::showCfh(int index) {
   if (!run_) return;
   const profile::Profile &p = run_->profile;
+  shown_ = nullptr;
   if (index < 0 && std::size_t(-1 - index) < run_->whole.size())
-    model_.setTree(cfh_tree(p, run_->whole[std::size_t(-1 - index)].cfh));
+    shown_ = &run_->whole[std::size_t(-1 - index)].cfh;
   else if (index >= 0 && std::size_t(index) < p.cfhs.size())
-    model_.setTree(cfh_tree(p, p.cfhs[std::size_t(index)]));
-  else
-    model_.setTree({});
+    shown_ = &p.cfhs[std::size_t(index)];
+  model_.setTree(shown_ ? cfh_tree(p, *shown_) : TreeData{});
+  histogram_->setHistogram({});
   cfh_->setCurrentIndex(cfh_->findData(index));
   expandHotPath();
 }

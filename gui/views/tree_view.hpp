@@ -1,8 +1,10 @@
 // The trees of a run, the ones `idb report` has: the run as a whole (the threads merged
 // by probe path, each named CFH over its instances), or one CFH (rank, thread, instance);
-// sortable by any column, and expandable along the hot path in one action.
+// sortable by any column, and expandable along the hot path in one action. Below the
+// tree, the duration histogram of the node chosen in it.
 #pragma once
 
+#include "histogram_panel.hpp"
 #include "store_worker.hpp"
 #include "tree_model.hpp"
 
@@ -31,15 +33,20 @@ public:
 
   TreeModel &model() { return model_; }
   QTreeView *treeView() const { return tree_; }
+  HistogramPanel *histogramPanel() const { return histogram_; }
 
 signals:
   void probeClicked(qint64 probe);
 
 private:
+  void showHistogram(const QModelIndex &index);
+
   RunDataPtr run_;
+  const profile::Cfh *shown_ = nullptr; // the tree's CFH, in run_
   TreeModel model_;
   QComboBox *cfh_;
   QTreeView *tree_;
+  HistogramPanel *histogram_;
 };
 
 } // namespace idb::gui

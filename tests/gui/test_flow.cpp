@@ -7,8 +7,10 @@
 #include "test_database.hpp"
 
 #include "chart_panel.hpp"
+#include "histogram_panel.hpp"
 #include "csv.hpp"
 #include "files.hpp"
+#include "idb/histogram.hpp"
 #include "idb/queries.hpp"
 #include "main_window.hpp"
 
@@ -250,4 +252,30 @@ TEST_F(Flow, ARefusedConnectionShowsAnErrorInTheWindow) {
   auto db = filled_database();
   open(db->url());
   EXPECT_TRUE(window.errorText().isEmpty());
+}
+
+// The histogram under the tree follows the node chosen: the hot path's leaf at first
+// (exchange(), which has no histogram: nothing drawn, the reason in the title), then
+// solve(), whose histogram came through the database: its bars and three quantile marks.
+TEST_F(Flow, ShowsTheChosenNodesHistogram) {
+  auto db = test::fresh_database();
+  profile::Profile p = test::gui_profile();
+  for (profile::Cfh &cfh : p.cfhs) // solve(): {1, 2, 3} s on rank 0, twice that on rank 1
+    cfh.nodes[2].hist = profile::histogram_of(
+        {std::uint64_t(cfh.nodes[2].stats.min * 1e9), std::uint64_t(cfh.nodes[2].stats.mean * 1e9),
+         std::uint64_t(cfh.nodes[2].stats.max * 1e9)});
+  store::load(*store::open(db->url()), p, {"hist", {}, {}});
+  open(db->url(), "hist");
+  gui::CfhTreeView &view = *window.treeView();
+  EXPECT_EQ(view.histogramPanel()->seriesCount(), 0);
+  QTreeView *tree = view.treeView();
+  EXPECT_EQ(tree->currentIndex().data().toString(), "exchange()");
+  QModelIndex solve = tree->currentIndex().parent();
+  ASSERT_EQ(solve.data().toString(), "solve()");
+  tree->setCurrentIndex(solve);
+  EXPECT_EQ(view.histogramPanel()->seriesCount(), 4);
+  view.histogramPanel()->setLogCount(true);
+  EXPECT_EQ(view.histogramPanel()->seriesCount(), 4);
+  view.showCfh(0); // rank 0 alone: the view starts again at its hot path's leaf
+  EXPECT_EQ(view.histogramPanel()->seriesCount(), 0);
 }

@@ -3,6 +3,7 @@
 #include "fixtures.hpp"
 
 #include "chart_data.hpp"
+#include "histogram_data.hpp"
 #include "idb/histogram.hpp"
 #include "legend_model.hpp"
 #include "run_data.hpp"
@@ -103,6 +104,51 @@ TEST(ChartData, QuantilesWithAndWithoutHistograms) {
   EXPECT_NEAR(c.series[1].values[0], 4.0, 4.0 / 33);
   EXPECT_TRUE(std::isnan(c.series[1].values[1])); // exchange() has no histogram
   EXPECT_NEAR(analysis::value(with.summary.probe(2)->all, gui::Metric::p99), 6.0, 6.0 / 33);
+}
+
+TEST(HistogramChart, BarsQuantilesOrWhyNot) {
+  profile::Profile p = test::gui_profile();
+  profile::Node &solve = p.cfhs[1].nodes[2]; // {2, 4, 6} s
+  gui::HistogramChart none = gui::histogram_chart("solve()", solve);
+  EXPECT_TRUE(none.bars.empty());
+  EXPECT_NE(none.missing.find("IDB_HISTOGRAM=0"), std::string::npos);
+  EXPECT_EQ(none.title, "solve(): " + none.missing);
+
+  solve.hist = profile::histogram_of({2'000'000'000, 4'000'000'000, 6'000'000'000});
+  gui::HistogramChart c = gui::histogram_chart("solve()", solve);
+  ASSERT_EQ(c.bars.size(), 3u);
+  EXPECT_EQ(c.count, 3u);
+  for (std::size_t i = 0; i < 3; ++i) { // each bar holds its duration, within 1/16
+    const double d = 2.0 * double(i + 1);
+    EXPECT_LE(c.bars[i].lower, d);
+    EXPECT_GT(c.bars[i].upper, d);
+    EXPECT_LT(c.bars[i].upper / c.bars[i].lower, 1.0 + 1.0 / 16 + 1e-12);
+    EXPECT_EQ(c.bars[i].count, 1u);
+  }
+  EXPECT_NEAR(c.p50, 4.0, 4.0 / 33);
+  EXPECT_NEAR(c.p99, 6.0, 6.0 / 33);
+  EXPECT_EQ(c.title.rfind("solve(): 3 activations, p50 ", 0), 0u) << c.title;
+  EXPECT_NE(c.title.find(", max 6.00 s"), std::string::npos) << c.title;
+
+  solve.hist.buckets.pop_back(); // two of three activations: not this node's histogram
+  EXPECT_TRUE(gui::histogram_chart("solve()", solve).bars.empty());
+  profile::Node zero = solve; // a duration of 0 ns: drawn from half the bucket's upper bound
+  idb_stats_clear(&zero.stats);
+  idb_stats_add(&zero.stats, 0.0);
+  zero.hist = profile::histogram_of({0});
+  gui::HistogramChart z = gui::histogram_chart("tiny", zero);
+  ASSERT_EQ(z.bars.size(), 1u);
+  EXPECT_GT(z.bars[0].lower, 0.0);
+}
+
+TEST(HistogramChart, DurationsReadInTheirUnit) {
+  EXPECT_EQ(gui::duration_text(48.24e-6), "48.2 µs");
+  EXPECT_EQ(gui::duration_text(1.25), "1.25 s");
+  EXPECT_EQ(gui::duration_text(999.7e-6), "1.00 ms");
+  EXPECT_EQ(gui::duration_text(120e-9), "120 ns");
+  EXPECT_EQ(gui::duration_text(3.0e-10), "0.30 ns");
+  EXPECT_EQ(gui::duration_text(2e-5, true), "20 µs");
+  EXPECT_EQ(gui::duration_text(std::nan("")), "–");
 }
 
 TEST(ChartData, FromAQueryResult) {
