@@ -61,8 +61,9 @@ std::string metric_choices() {
   return out;
 }
 
-bool may_be_missing(Metric metric) {
-  return metric == Metric::p50 || metric == Metric::p90 || metric == Metric::p99;
+double resolution(Metric metric) {
+  const bool quantile = metric == Metric::p50 || metric == Metric::p90 || metric == Metric::p99;
+  return quantile ? 1.0 / 16 : 0.0;
 }
 
 std::optional<Metric> parse_metric(std::string_view keyword) {

@@ -4,6 +4,7 @@
 // exceeds run-to-run noise.
 #include "select.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace idb::edf {
@@ -35,13 +36,16 @@ CompareCell cell_of(const EntryData &e, std::int32_t probe, std::int32_t rank, M
   return c;
 }
 
-void against_first(CompareCell &c, const CompareCell &first, double alpha) {
+void against_first(CompareCell &c, const CompareCell &first, double alpha, Metric value) {
   if (!c.value || !first.value) return;
   c.diff = *c.value - *first.value;
   if (*first.value != 0) c.ratio = *c.value / *first.value;
   if (&c == &first) return; // the first entry: difference 0, ratio 1, nothing to test
-  c.test = welch(first.run_values, c.run_values);
-  c.significant = c.test && c.test->p < alpha;
+  const double resolution = analysis::resolution(value);
+  c.test = welch(first.run_values, c.run_values, resolution);
+  // A quantile one bucket apart may be one duration on either side of a boundary.
+  const double step = resolution * std::max(std::fabs(*c.value), std::fabs(*first.value));
+  c.significant = c.test && c.test->p < alpha && std::fabs(*c.diff) > step;
 }
 
 } // namespace
@@ -67,7 +71,7 @@ CompareResult compare(const std::vector<EntryData> &entries, const AnalysisOptio
       }
       if (!any) continue;
       for (std::size_t i = 0; i < entries.size(); ++i)
-        against_first(row.cells[i], row.cells[0], options.alpha);
+        against_first(row.cells[i], row.cells[0], options.alpha, options.value);
       row.name = name_of(entries, probe);
       result.rows.push_back(std::move(row));
     }

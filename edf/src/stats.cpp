@@ -96,9 +96,14 @@ double t_two_sided_p(double t, double df) {
   return incomplete_beta(df / 2, 0.5, df / (df + t * t));
 }
 
-std::optional<TTest> welch(const std::vector<double> &a, const std::vector<double> &b) {
+std::optional<TTest> welch(const std::vector<double> &a, const std::vector<double> &b,
+                           double resolution) {
   if (a.size() < 2 || b.size() < 2) return std::nullopt;
   Moments ma = moments(a), mb = moments(b);
+  for (Moments *m : {&ma, &mb}) {
+    double step = resolution * m->mean;
+    m->variance = std::max(m->variance, step * step / 12);
+  }
   double na = double(a.size()), nb = double(b.size());
   double va = ma.variance / na, vb = mb.variance / nb;
   TTest r;

@@ -37,8 +37,8 @@ TEST(Metric, KeywordsReadBackWithoutRegardToCase) {
   EXPECT_EQ(analysis::metric_unit(Metric::p50), "seconds");
   EXPECT_EQ(analysis::metric_choices(),
             "total, cpu, range, sdev, count, noise, corrected, p50, p90 or p99");
-  EXPECT_TRUE(analysis::may_be_missing(Metric::p90));
-  EXPECT_FALSE(analysis::may_be_missing(Metric::total));
+  EXPECT_EQ(analysis::resolution(Metric::p90), 1.0 / 16);
+  EXPECT_EQ(analysis::resolution(Metric::total), 0.0);
 }
 
 profile::Histogram hist_of(std::initializer_list<double> seconds) {

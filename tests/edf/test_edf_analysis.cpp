@@ -4,6 +4,7 @@
 #include "edf_support.hpp"
 #include "files.hpp"
 #include "idb/edf_analysis.hpp"
+#include "idb/histogram.hpp"
 
 #include <gtest/gtest.h>
 
@@ -175,6 +176,49 @@ TEST(EdfCompare, ZeroBaseAndMissingRank) {
   EXPECT_FALSE(r.rows[1].cells[0].value);
   EXPECT_FALSE(r.rows[1].cells[1].diff);
   EXPECT_DOUBLE_EQ(*r.rows[1].cells[1].value, 4);
+}
+
+// A run where probe 7 on rank 0 took 1 µs, `ns` and 1 ms, with their histogram: its p50
+// is the estimate of the bucket holding `ns`.
+RunData quantile_run(const std::string &label, std::uint64_t ns) {
+  RunData d;
+  d.run.label = label;
+  ProbeRank &p = d.probes.emplace_back();
+  p.probe = 7;
+  idb_stats_clear(&p.stats);
+  for (std::uint64_t x : {std::uint64_t(1000), ns, std::uint64_t(1000000)})
+    idb_stats_add(&p.stats, double(x) * 1e-9);
+  p.hist = profile::histogram_of({1000, ns, 1000000});
+  d.ranks = {0};
+  return d;
+}
+
+// Quantiles come in bucket steps (1/16 of an octave): groups whose p50 lies one bucket
+// apart (100,000–100,500 ns in [98,304, 102,400), 103,000–103,500 in the next) are not
+// marked different, though with six runs each the test's p is below 0.05 even with the
+// rounding variance; groups several buckets apart are.
+TEST(EdfCompare, QuantilesOneBucketApartAreNotADifference) {
+  auto group = [](const std::string &name, std::uint64_t from) {
+    EntryData e{name, "", {}};
+    for (std::uint64_t i = 0; i < 6; ++i)
+      e.runs.push_back(quantile_run(name + std::to_string(i), from + 100 * i));
+    return e;
+  };
+  AnalysisOptions o;
+  o.value = Metric::p50;
+  CompareResult near = compare({group("a", 100000), group("b", 103000)}, o);
+  ASSERT_EQ(near.rows.size(), 1u);
+  const CompareCell &b = near.rows[0].cells[1];
+  EXPECT_EQ(b.runs, 6u);
+  EXPECT_EQ(near.rows[0].cells[0].sdev, 0.0); // one bucket: the same value in every run
+  ASSERT_TRUE(b.test);
+  EXPECT_GT(*b.diff, 0.0);
+  EXPECT_LT(b.test->p, 0.05);
+  EXPECT_FALSE(b.significant);
+  CompareResult far = compare({group("a", 100000), group("c", 120000)}, o);
+  ASSERT_TRUE(far.rows[0].cells[1].test);
+  EXPECT_TRUE(far.rows[0].cells[1].significant);
+  EXPECT_LT(far.rows[0].cells[1].test->p, 0.05);
 }
 
 TEST(EdfAnalysis, EndToEndThroughSqlite) {

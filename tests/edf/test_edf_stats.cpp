@@ -96,5 +96,18 @@ TEST(EdfStats, WelchEdgeCases) {
   EXPECT_EQ(constant->df, 2);
 }
 
+// Quantiles known to 1/16 of themselves: constant groups two steps apart keep a finite t
+// from the rounding variance, (mean/16)²/12 each: se² = (6.25² + 7.03125²)/12/3.
+TEST(EdfStats, WelchWithAResolution) {
+  std::optional<TTest> r = welch({100, 100, 100}, {112.5, 112.5, 112.5}, 1.0 / 16);
+  ASSERT_TRUE(r);
+  double se2 = (6.25 * 6.25 + 7.03125 * 7.03125) / 12 / 3;
+  EXPECT_NEAR(r->t, 12.5 / std::sqrt(se2), 1e-12);
+  EXPECT_LT(r->p, 0.05);
+  EXPECT_GT(r->p, 0.0);
+  // A noisier sample keeps its own variance, larger than the floor.
+  EXPECT_DOUBLE_EQ(welch({90, 110}, {95, 105}, 1.0 / 16)->t, welch({90, 110}, {95, 105})->t);
+}
+
 } // namespace
 } // namespace idb::edf

@@ -38,8 +38,13 @@ struct TTest {
   double t = 0, df = 0, p = 1;
 };
 // nullopt when either sample has fewer than two values. Both samples constant: p = 1 when
-// the means are equal, else p = 0 (t infinite), df = n_a + n_b − 2.
-std::optional<TTest> welch(const std::vector<double> &a, const std::vector<double> &b);
+// the means are equal, else p = 0 (t infinite), df = n_a + n_b − 2. With `resolution`
+// r > 0 each value is known only to within a step of r times itself (a quantile read from
+// a histogram bucket): each sample's variance is then at least that of rounding to the
+// step, (r·mean)²/12, so values that only a bucket boundary separates are not called
+// different.
+std::optional<TTest> welch(const std::vector<double> &a, const std::vector<double> &b,
+                           double resolution = 0);
 // P(|T| ≥ |t|) for Student's t with df > 0 degrees of freedom.
 double t_two_sided_p(double t, double df);
 
@@ -119,7 +124,8 @@ struct CompareCell {
   std::optional<double> diff;          // value − the first entry's value
   std::optional<double> ratio;         // value / the first entry's value; nullopt when that is 0
   std::optional<TTest> test;           // Welch's test against the first entry, both ≥ 2 runs
-  bool significant = false;            // test->p < alpha
+  bool significant = false;            // test->p < alpha (and, for a quantile, the
+                                       // values more than a bucket apart)
   std::vector<std::string> run_labels; // the runs with a value, for per-run series
   std::vector<double> run_values;      // their values, beside them
 };

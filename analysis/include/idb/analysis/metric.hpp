@@ -31,9 +31,12 @@ std::string_view metric_key(Metric metric);
 // The title for menus and axes: "total", "CPU", "range", "sdev", "count", "noise",
 // "corrected total", "p50 activation", "p90 activation", "p99 activation".
 std::string_view metric_title(Metric metric);
-// Whether a record may lack a value of it (a quantile, without histograms): the caller
-// then gets NaN from value() and shows no value, not 0.
-bool may_be_missing(Metric metric);
+// How finely a value of it is known, relative to itself: 0 for the statistics the record
+// holds exactly; for a quantile, the width of the histogram bucket it is read from, at
+// most 1/16 of its value (level 0; merges of coarser histograms are rarer). A record may
+// also lack a quantile (no histogram): value() is then NaN, which callers show as no
+// value, not 0.
+double resolution(Metric metric);
 // The unit of its values: "seconds", or "activations" for count.
 std::string_view metric_unit(Metric metric);
 // Every keyword, for messages: "total, cpu, ..., p90 or p99".
