@@ -7,9 +7,9 @@
 #include "test_database.hpp"
 
 #include "chart_panel.hpp"
-#include "histogram_panel.hpp"
 #include "csv.hpp"
 #include "files.hpp"
+#include "histogram_panel.hpp"
 #include "idb/histogram.hpp"
 #include "idb/queries.hpp"
 #include "main_window.hpp"
@@ -261,9 +261,9 @@ TEST_F(Flow, ShowsTheChosenNodesHistogram) {
   auto db = test::fresh_database();
   profile::Profile p = test::gui_profile();
   for (profile::Cfh &cfh : p.cfhs) // solve(): {1, 2, 3} s on rank 0, twice that on rank 1
-    cfh.nodes[2].hist = profile::histogram_of(
-        {std::uint64_t(cfh.nodes[2].stats.min * 1e9), std::uint64_t(cfh.nodes[2].stats.mean * 1e9),
-         std::uint64_t(cfh.nodes[2].stats.max * 1e9)});
+    cfh.nodes[2].hist = profile::histogram_of({std::uint64_t(cfh.nodes[2].stats.min * 1e9),
+                                               std::uint64_t(cfh.nodes[2].stats.mean * 1e9),
+                                               std::uint64_t(cfh.nodes[2].stats.max * 1e9)});
   store::load(*store::open(db->url()), p, {"hist", {}, {}});
   open(db->url(), "hist");
   gui::CfhTreeView &view = *window.treeView();
