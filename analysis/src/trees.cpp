@@ -49,19 +49,21 @@ profile::Cfh merge_cfhs(const std::vector<const profile::Cfh *> &cfhs) {
     add_counters(merged, *cfh);
     if (cfh->nodes.empty()) continue;
     if (merged.nodes.empty())
-      merged.nodes.push_back({profile::kNoParent, cfh->nodes[0].probe, {}, {}});
+      merged.nodes.push_back({profile::kNoParent, cfh->nodes[0].probe, {}, {}, {}});
     image.assign(cfh->nodes.size(), 0);
     idb_stats_merge(&merged.nodes[0].stats, &cfh->nodes[0].stats);
     merge_histogram(merged.nodes[0].hist, cfh->nodes[0].hist);
+    profile::merge_waits(merged.nodes[0].waits, cfh->nodes[0].waits);
     for (std::size_t i = 1; i < cfh->nodes.size(); ++i) {
       const profile::Node &node = cfh->nodes[i];
       std::uint32_t parent = image[node.parent];
       auto [it, added] =
           children.try_emplace(child_key(parent, node.probe), std::uint32_t(merged.nodes.size()));
-      if (added) merged.nodes.push_back({parent, node.probe, {}, {}});
+      if (added) merged.nodes.push_back({parent, node.probe, {}, {}, {}});
       image[i] = it->second;
       idb_stats_merge(&merged.nodes[it->second].stats, &node.stats);
       merge_histogram(merged.nodes[it->second].hist, node.hist);
+      profile::merge_waits(merged.nodes[it->second].waits, node.waits);
     }
   }
   for (profile::Node &node : merged.nodes)

@@ -9,6 +9,7 @@
 #include "full_core.h"
 #include "own_profile.h"
 #include "summary.h"
+#include "wait_states.h"
 
 #include "idb/probe.h"
 
@@ -159,6 +160,7 @@ void finalize_profile() {
     save_own_profile(nullptr, 0); // unless a SIGTERM got there first
     return;
   }
+  wait_replay(); // its waits go into the CFHs the merge takes
   int rank = 0, size = 1;
   PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
   PMPI_Comm_size(MPI_COMM_WORLD, &size);

@@ -5,6 +5,7 @@
 // Probes carry time only.
 #include "comm_probe.h"
 #include "pending_requests.h"
+#include "wait_states.h"
 
 using namespace idb::mpi;
 
@@ -18,6 +19,7 @@ MPI_Status *status_or(MPI_Status *status, MPI_Status &local) {
 int send_call(Function f, const void *buf, int count, MPI_Datatype type, int dest, int tag,
               MPI_Comm comm) {
   Call call(f);
+  WaitEvent wait(call);
   int rc = MPI_SUCCESS;
   switch (f) {
   case k_MPI_Bsend:
@@ -33,12 +35,14 @@ int send_call(Function f, const void *buf, int count, MPI_Datatype type, int des
     rc = PMPI_Send(buf, count, type, dest, tag, comm);
   }
   if (rc == MPI_SUCCESS && call.on() && dest != MPI_PROC_NULL) call.sent(bytes_of(count, type));
+  if (rc == MPI_SUCCESS) wait.send(f == k_MPI_Ssend, comm, dest, tag);
   return rc;
 }
 
 int isend_call(Function f, const void *buf, int count, MPI_Datatype type, int dest, int tag,
                MPI_Comm comm, MPI_Request *request) {
   Call call(f);
+  WaitEvent wait(call);
   int rc = MPI_SUCCESS;
   switch (f) {
   case k_MPI_Ibsend:
@@ -54,6 +58,8 @@ int isend_call(Function f, const void *buf, int count, MPI_Datatype type, int de
     rc = PMPI_Isend(buf, count, type, dest, tag, comm, request);
   }
   if (rc == MPI_SUCCESS && call.on() && dest != MPI_PROC_NULL) call.sent(bytes_of(count, type));
+  // The message leaves when the call starts; a synchronous one's wait is the wait's.
+  if (rc == MPI_SUCCESS) wait.send(false, comm, dest, tag);
   // A handle that a freed receive request left in the table is a send's now.
   if (rc == MPI_SUCCESS) pending_forget(*request);
   return rc;
@@ -82,11 +88,13 @@ int MPI_Rsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, 
 int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
              MPI_Status *status) {
   Call call(k_MPI_Recv);
+  WaitEvent wait(call);
   MPI_Status local;
   MPI_Status *st = status_or(status, local);
   int rc = PMPI_Recv(buf, count, type, source, tag, comm, st);
   if (rc == MPI_SUCCESS && call.on() && source != MPI_PROC_NULL)
     call.received(received_bytes(st, type));
+  if (rc == MPI_SUCCESS && source != MPI_PROC_NULL) wait.received(comm, *st);
   return rc;
 }
 
@@ -124,6 +132,7 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int 
                  void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
                  MPI_Comm comm, MPI_Status *status) {
   Call call(k_MPI_Sendrecv);
+  WaitEvent wait(call);
   MPI_Status local;
   MPI_Status *st = status_or(status, local);
   int rc = PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
@@ -132,18 +141,27 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int 
     if (dest != MPI_PROC_NULL) call.sent(bytes_of(sendcount, sendtype));
     if (source != MPI_PROC_NULL) call.received(received_bytes(st, recvtype));
   }
+  if (rc == MPI_SUCCESS) { // the send starts first, as in the call
+    wait.send(false, comm, dest, sendtag);
+    if (source != MPI_PROC_NULL) wait.received(comm, *st);
+  }
   return rc;
 }
 
 int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, int sendtag, int source,
                          int recvtag, MPI_Comm comm, MPI_Status *status) {
   Call call(k_MPI_Sendrecv_replace);
+  WaitEvent wait(call);
   MPI_Status local;
   MPI_Status *st = status_or(status, local);
   int rc = PMPI_Sendrecv_replace(buf, count, type, dest, sendtag, source, recvtag, comm, st);
   if (rc == MPI_SUCCESS && call.on()) {
     if (dest != MPI_PROC_NULL) call.sent(bytes_of(count, type));
     if (source != MPI_PROC_NULL) call.received(received_bytes(st, type));
+  }
+  if (rc == MPI_SUCCESS) {
+    wait.send(false, comm, dest, sendtag);
+    if (source != MPI_PROC_NULL) wait.received(comm, *st);
   }
   return rc;
 }

@@ -6,6 +6,7 @@
 #include "comm_probe.h"
 #include "merge.h"
 #include "own_profile.h"
+#include "wait_states.h"
 
 #include "idb/probe.h"
 
@@ -30,6 +31,7 @@ void record_rank() {
   int rank = comm_rank(MPI_COMM_WORLD), size = comm_size(MPI_COMM_WORLD);
   idb_ext_set_rank(rank, size);
   setup_own_profile(rank, size);
+  wait_init();
 }
 
 } // namespace
@@ -70,33 +72,44 @@ int MPI_Abort(MPI_Comm comm, int errorcode) {
 
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm) {
   Call call(k_MPI_Comm_split);
-  return PMPI_Comm_split(comm, color, key, newcomm);
+  int rc = PMPI_Comm_split(comm, color, key, newcomm);
+  if (rc == MPI_SUCCESS) wait_comm_created(*newcomm);
+  return rc;
 }
 
 int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm) {
   Call call(k_MPI_Comm_dup);
-  return PMPI_Comm_dup(comm, newcomm);
+  int rc = PMPI_Comm_dup(comm, newcomm);
+  if (rc == MPI_SUCCESS) wait_comm_created(*newcomm);
+  return rc;
 }
 
 int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm) {
   Call call(k_MPI_Comm_create);
-  return PMPI_Comm_create(comm, group, newcomm);
+  int rc = PMPI_Comm_create(comm, group, newcomm);
+  if (rc == MPI_SUCCESS) wait_comm_created(*newcomm);
+  return rc;
 }
 
 int MPI_Comm_free(MPI_Comm *comm) {
   Call call(k_MPI_Comm_free);
+  wait_comm_freed(*comm);
   return PMPI_Comm_free(comm);
 }
 
 int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm) {
   Call call(k_MPI_Comm_split_type);
-  return PMPI_Comm_split_type(comm, split_type, key, info, newcomm);
+  int rc = PMPI_Comm_split_type(comm, split_type, key, info, newcomm);
+  if (rc == MPI_SUCCESS) wait_comm_created(*newcomm);
+  return rc;
 }
 
 int MPI_Cart_create(MPI_Comm old_comm, int ndims, const int dims[], const int periods[],
                     int reorder, MPI_Comm *comm_cart) {
   Call call(k_MPI_Cart_create);
-  return PMPI_Cart_create(old_comm, ndims, dims, periods, reorder, comm_cart);
+  int rc = PMPI_Cart_create(old_comm, ndims, dims, periods, reorder, comm_cart);
+  if (rc == MPI_SUCCESS) wait_comm_created(*comm_cart);
+  return rc;
 }
 
 } // extern "C"

@@ -97,6 +97,10 @@ int parse_cfh_sections(const unsigned char *data, std::size_t size, std::uint32_
     r.skip(8); // checksum, reserved
     if (!r.ok || std::size_t(r.end - r.at) < length) return -1;
     const unsigned char *end = r.at + length;
+    if (type == IDB_SECTION_WAIT) { // wait states: the summary does not merge them yet
+      r.skip(std::size_t(length));
+      continue;
+    }
     if (type == IDB_SECTION_HIST) { // the histograms of the CFH before it
       if (cfhs == 0 || (*out)[cfhs - 1].hists) return -1;
       LocalCfh &c = (*out)[cfhs - 1];

@@ -144,7 +144,33 @@ void cfh_free(Cfh *c) {
   c->carries.release();
   munmap(c->stack - 1, sizeof(Frame) * (c->max_depth + 2));
   c->children.release();
+  std::free(c->waits);
   std::free(c);
+}
+
+bool cfh_add_wait(Cfh &c, std::uint32_t node, std::uint32_t pattern, double seconds,
+                  std::uint64_t instances) {
+  std::uint32_t at = 0; // the first item not before (node, pattern)
+  while (at < c.wait_count &&
+         (c.waits[at].node < node || (c.waits[at].node == node && c.waits[at].pattern < pattern)))
+    ++at;
+  if (at < c.wait_count && c.waits[at].node == node && c.waits[at].pattern == pattern) {
+    c.waits[at].seconds += seconds;
+    c.waits[at].instances += instances;
+    return true;
+  }
+  if (c.wait_count == c.wait_cap) {
+    std::uint32_t cap = c.wait_cap ? 2 * c.wait_cap : 16;
+    auto *grown = static_cast<WaitItem *>(std::realloc(c.waits, sizeof(WaitItem) * cap));
+    if (!grown) return false;
+    c.waits = grown;
+    c.wait_cap = cap;
+  }
+  for (std::uint32_t i = c.wait_count; i > at; --i)
+    c.waits[i] = c.waits[i - 1];
+  c.waits[at] = {node, pattern, seconds, instances};
+  ++c.wait_count;
+  return true;
 }
 
 void cfh_reopen(Cfh &c) {

@@ -83,6 +83,15 @@ struct Limits {
   double throttle_ticks;
 };
 
+// Time a node's activations waited in one wait-state pattern (idb/wait_states.h), which
+// the MPI layer's replay adds at finalize (idb_ext_add_wait).
+struct WaitItem {
+  std::uint32_t node;
+  std::uint32_t pattern;
+  double seconds;
+  std::uint64_t instances;
+};
+
 struct Cfh {
   // Hot: touched by every start/stop.
   Frame *stack;
@@ -122,6 +131,9 @@ struct Cfh {
   bool in_use; // a thread owns this default CFH, or a named CFH is alive
   char name[64];
   Cfh *next; // every CFH of the process, in creation order
+  // Wait states, in (node, pattern) order; malloc'd at finalize by the MPI layer's replay.
+  WaitItem *waits;
+  std::uint32_t wait_count, wait_cap;
 };
 
 // Allocates a CFH with its root node open. Returns nullptr when memory is exhausted.
@@ -129,6 +141,11 @@ Cfh *cfh_create(const char *name, bool named, int thread, const Limits &limits);
 
 // Releases a CFH that is no longer linked anywhere.
 void cfh_free(Cfh *c);
+
+// Adds `seconds` of waiting in `pattern` over `instances` activations to node `node`;
+// false when memory is exhausted.
+bool cfh_add_wait(Cfh &c, std::uint32_t node, std::uint32_t pattern, double seconds,
+                  std::uint64_t instances);
 
 // Opens the root again after the CFH was closed (thread slot or name reused).
 void cfh_reopen(Cfh &c);

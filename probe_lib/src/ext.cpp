@@ -4,9 +4,12 @@
 #include "ext.h"
 
 #include "idb/probe.h"
+#include "idb/wait_states.h"
 #include "runtime.h"
 
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 using namespace idb::rt;
 
@@ -50,6 +53,52 @@ void idb_ext_comm_end(int opened, int id, uint64_t sent, uint64_t received) {
     c->nodes[top].stats.bytes_recv += received;
   }
   if (opened == 1) cfh_stop(*c, id);
+}
+
+int idb_ext_comm_site(idb_ext_site_t *site) {
+  Cfh *c = t_cfh;
+  if (!c || !site) return 0;
+  std::uint32_t top = innermost_node(*c);
+  if (top == kNoNode || c->nodes[top].kind != IDB_COMM) return 0;
+  site->cfh = c;
+  site->node = top;
+  return 1;
+}
+
+int idb_ext_add_waits(idb_ext_site_t site, unsigned pattern, double seconds, uint64_t instances) {
+  if (pattern >= IDB_WAIT_PATTERN_COUNT || !(seconds >= 0) || seconds > 1e12 || instances == 0)
+    return -1;
+  pthread_mutex_lock(&g_rt.lock);
+  int rc = -1;
+  for (Cfh *c = g_rt.first; c; c = c->next)
+    if (c == site.cfh && site.node < c->node_count.load(std::memory_order_acquire)) {
+      rc = cfh_add_wait(*c, site.node, pattern, seconds, instances) ? 0 : -1;
+      break;
+    }
+  pthread_mutex_unlock(&g_rt.lock);
+  return rc;
+}
+
+uint64_t idb_ext_now(void) {
+  return now();
+}
+
+double idb_ext_ticks_per_second(void) {
+  return g_rt.ticks_per_second;
+}
+
+void idb_ext_set_meta(const char *key, const char *value) {
+  if (!key || !value) return;
+  pthread_mutex_lock(&g_rt.lock);
+  int at = 0;
+  while (at < g_rt.ext_meta_count && std::strcmp(g_rt.ext_meta[at][0], key) != 0)
+    ++at;
+  if (at < 8) {
+    std::snprintf(g_rt.ext_meta[at][0], sizeof g_rt.ext_meta[at][0], "%s", key);
+    std::snprintf(g_rt.ext_meta[at][1], sizeof g_rt.ext_meta[at][1], "%s", value);
+    if (at == g_rt.ext_meta_count) ++g_rt.ext_meta_count;
+  }
+  pthread_mutex_unlock(&g_rt.lock);
 }
 
 void idb_ext_set_rank(int rank, int nprocs) {

@@ -28,6 +28,32 @@ IDB_EXT_API_ int idb_ext_comm_begin(int id, const char *name);
  * closes probe `id` when `opened` (the value idb_ext_comm_begin returned) is 1. */
 IDB_EXT_API_ void idb_ext_comm_end(int opened, int id, uint64_t sent, uint64_t received);
 
+/* Where a COMM activation was recorded: the calling thread's CFH and its node. */
+typedef struct idb_ext_site {
+  void *cfh;
+  uint32_t node;
+} idb_ext_site_t;
+
+/* The site of the calling thread's innermost open recorded node when it is a COMM node
+ * (inside idb_ext_comm_begin/end); returns 1 then, else 0 (*site untouched). */
+IDB_EXT_API_ int idb_ext_comm_site(idb_ext_site_t *site);
+
+/* Adds `seconds` over `instances` activations of waiting in `pattern`
+ * (idb/wait_states.h) to the node at `site`, for the profile's WAIT section. Only between
+ * idb_ext_stop and the first idb_ext_local_data or idb_ext_write. Returns 0, or -1 when
+ * the site is unknown, the pattern, seconds or instances invalid, or memory exhausted. */
+
+IDB_EXT_API_ int idb_ext_add_waits(idb_ext_site_t site, unsigned pattern, double seconds,
+                                   uint64_t instances);
+
+/* The wall clock's ticks now, and how many make a second (the runtime's timer). */
+IDB_EXT_API_ uint64_t idb_ext_now(void);
+IDB_EXT_API_ double idb_ext_ticks_per_second(void);
+
+/* Adds metadata `key` = `value` to the profile this process writes (at most 8 keys; a key
+ * given again replaces its value; longer texts are cut at 95 bytes). */
+IDB_EXT_API_ void idb_ext_set_meta(const char *key, const char *value);
+
 /* The MPI rank and size, as MPI_Init found them (the launcher's environment is only a
  * first guess). Starts the runtime if nobody has. */
 IDB_EXT_API_ void idb_ext_set_rank(int rank, int nprocs);

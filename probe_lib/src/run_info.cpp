@@ -159,6 +159,8 @@ void fill_meta(Meta &m, const char *mode) {
   char cwd[kValue];
   if (getcwd(cwd, sizeof cwd)) m.add("cwd", "%s", cwd);
   if (mode) m.add("mpi_mode", "%s", mode);
+  for (int i = 0; i < g_rt.ext_meta_count; ++i)
+    m.add(g_rt.ext_meta[i][0], "%s", g_rt.ext_meta[i][1]);
 }
 
 // IDB_ATTR_<key>=<value> become "attr.<key>" entries; returns how many were added.

@@ -32,6 +32,9 @@ struct Runtime {
   char program[256] = "";
   int rank = 0, nprocs = 1;
   pthread_key_t thread_key{};
+  // Metadata the MPI layer adds (idb_ext_set_meta): the wait-state replay's coverage.
+  char ext_meta[8][2][96] = {};
+  int ext_meta_count = 0;
 };
 
 extern Runtime g_rt;

@@ -131,7 +131,28 @@ void put_hists(ByteBuffer &b, const Cfh &c, std::uint32_t count, const double *o
   end_section(b, at, items);
 }
 
-// Writes the CFH's section and, with histograms on, its HIST section; returns how many.
+// The WAIT section of a CFH whose nodes waited (cfh_add_wait keeps the items in order).
+// A wait is bounded by its activation's duration, measured in another clock; the item is
+// capped at the node's wall total in seconds so that rounding never makes it exceed it.
+void put_waits(ByteBuffer &b, const Cfh &c, const WriteJob &job, std::uint32_t count) {
+  std::size_t at = begin_section(b, IDB_SECTION_WAIT, 0);
+  std::uint32_t items = 0;
+  for (std::uint32_t i = 0; i < c.wait_count; ++i) {
+    const WaitItem &w = c.waits[i];
+    if (w.node >= count) continue;
+    const idb_stats_t &s = c.nodes[w.node].stats;
+    double total = s.sum / job.ticks_per_second;
+    b.put(w.node);
+    b.put(w.pattern);
+    b.put(w.seconds < total ? w.seconds : total);
+    b.put(w.instances < s.count ? w.instances : s.count);
+    ++items;
+  }
+  end_section(b, at, items);
+}
+
+// Writes the CFH's section and, with histograms on, its HIST section, and its WAIT
+// section when the replay found waits; returns how many.
 std::uint32_t put_cfh(ByteBuffer &b, const Cfh &c, const WriteJob &job) {
   std::uint32_t count = c.node_count.load(std::memory_order_acquire);
   auto *open_ticks = static_cast<double *>(std::malloc(sizeof(double) * count));
@@ -155,7 +176,10 @@ std::uint32_t put_cfh(ByteBuffer &b, const Cfh &c, const WriteJob &job) {
   end_section(b, at);
   if (c.hist_mult) put_hists(b, c, count, open_ticks);
   std::free(open_ticks);
-  return c.hist_mult ? 2 : 1;
+  std::uint32_t sections = c.hist_mult ? 2 : 1;
+  if (c.wait_count == 0) return sections;
+  put_waits(b, c, job, count);
+  return sections + 1;
 }
 
 bool write_all(int fd, const unsigned char *data, std::size_t size) {

@@ -7,6 +7,7 @@
 #include "idb/input_file.hpp"
 #include "idb/probe.h"
 #include "idb/profile_format.h"
+#include "idb/wait_states.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -75,6 +76,7 @@ struct Section {
 struct Seen {
   int meta = 0, probes = 0, cfhs = 0;
   int hist_of = -1; // the CFH (by count) the last HIST section belonged to
+  int wait_of = -1; // and the last WAIT section
   std::unordered_set<std::int32_t> probe_ids;
   std::int64_t nprocs = 1;
 };
@@ -437,6 +439,49 @@ bool read_hists(const Section &s, Profile &p, Cursor &c, Seen &seen) {
   return c.error.empty();
 }
 
+// A WAIT section belongs to the CFH just before it: each item names one of its nodes and
+// a pattern, in increasing order, with seconds no more than the node's wall total and
+// instances no more than its count.
+bool read_waits(const Section &s, Profile &p, Cursor &c, Seen &seen) {
+  if (p.cfhs.empty()) return c.fail("WAIT section without a CFH before it");
+  if (seen.wait_of == seen.cfhs) return c.fail("a second WAIT section for one CFH");
+  seen.wait_of = seen.cfhs;
+  Cfh &cfh = p.cfhs.back();
+  std::int64_t previous = -1;
+  for (std::uint32_t k = 0; k < s.count && c.error.empty(); ++k) {
+    std::size_t start = c.at;
+    auto node = c.get<std::uint32_t>("wait state");
+    auto pattern = c.get<std::uint32_t>("wait state");
+    auto seconds = c.get<double>("wait state");
+    auto instances = c.get<std::uint64_t>("wait state");
+    if (!c.error.empty()) return false;
+    c.at = start;
+    std::int64_t key = std::int64_t(node) * IDB_WAIT_PATTERN_COUNT + pattern;
+    if (node >= cfh.nodes.size())
+      return c.fail("wait state of node " + std::to_string(node) + ", which its CFH does not have");
+    std::string where = "wait state of node " + std::to_string(node);
+    if (pattern >= IDB_WAIT_PATTERN_COUNT)
+      return c.fail(where + " has pattern " + std::to_string(pattern) + " (at most " +
+                    std::to_string(IDB_WAIT_PATTERN_COUNT - 1) + ")");
+    if (key <= previous) return c.fail(where + " out of (node, pattern) order");
+    const Node &n = cfh.nodes[node];
+    // The replay bounds each wait by its activation's duration; the sum of several in
+    // seconds may round a little past the node's total.
+    if (!std::isfinite(seconds) || seconds < 0 || seconds > n.stats.sum * (1 + 1e-9) + 1e-9)
+      return c.fail(where + " (" + idb_wait_pattern_name(pattern) + ") waited " +
+                    std::to_string(seconds) + " s, but the node took " +
+                    std::to_string(n.stats.sum) + " s");
+    if (instances == 0 || instances > n.stats.count)
+      return c.fail(where + " (" + idb_wait_pattern_name(pattern) + ") has " +
+                    std::to_string(instances) + " instances, but the node has " +
+                    std::to_string(n.stats.count) + " activations");
+    cfh.nodes[node].waits.push_back({pattern, seconds, instances});
+    previous = key;
+    c.at = start + IDB_WAIT_ITEM_SIZE;
+  }
+  return c.error.empty();
+}
+
 bool read_header(Cursor &c, Profile &p) {
   if (!c.need(IDB_PROFILE_HEADER_SIZE, "file header")) return false;
   if (std::memcmp(c.bytes.data(), IDB_PROFILE_MAGIC, IDB_PROFILE_MAGIC_SIZE) != 0)
@@ -475,6 +520,8 @@ std::string order_problem(const Section &s, const Seen &seen) {
     return seen.probes ? "" : "SUMMARY section before the PROBES section";
   case IDB_SECTION_HIST:
     return seen.probes ? "" : "HIST section before the PROBES section";
+  case IDB_SECTION_WAIT:
+    return seen.probes ? "" : "WAIT section before the PROBES section";
   default:
     return "";
   }
@@ -508,6 +555,9 @@ bool read_section(const Section &s, Profile &p, Seen &seen, std::string &error) 
   case IDB_SECTION_HIST:
     ok = read_hists(s, p, c, seen);
     break;
+  case IDB_SECTION_WAIT:
+    ok = read_waits(s, p, c, seen);
+    break;
   default:
     return true; // a section of a newer minor version: skipped
   }
@@ -518,6 +568,26 @@ bool read_section(const Section &s, Profile &p, Seen &seen, std::string &error) 
 }
 
 } // namespace
+
+void merge_waits(std::vector<Wait> &into, const std::vector<Wait> &more) {
+  for (const Wait &w : more) {
+    auto it = std::lower_bound(into.begin(), into.end(), w.pattern,
+                               [](const Wait &a, std::uint32_t p) { return a.pattern < p; });
+    if (it != into.end() && it->pattern == w.pattern) {
+      it->seconds += w.seconds;
+      it->instances += w.instances;
+    } else {
+      into.insert(it, w);
+    }
+  }
+}
+
+double wait_seconds(const std::vector<Wait> &waits) {
+  double sum = 0;
+  for (const Wait &w : waits)
+    sum += w.seconds;
+  return sum;
+}
 
 std::string Profile::get(const std::string &key, const std::string &fallback) const {
   auto it = meta.find(key);

@@ -20,7 +20,7 @@ profile::Cfh build_cfh(profile::Profile &p, double root_seconds, const std::stri
   profile::Cfh cfh;
   cfh.name = "built";
   probe_for(p, p.get("program", "prog"));
-  cfh.nodes.push_back({profile::kNoParent, 0, {}, {}});
+  cfh.nodes.push_back({profile::kNoParent, 0, {}, {}, {}});
   cfh.nodes[0].stats.count = 1;
   cfh.nodes[0].stats.sum = cfh.nodes[0].stats.mean = root_seconds;
   std::map<std::string, std::uint32_t> index;

@@ -47,8 +47,8 @@ TEST(PathsText, KeepsCreationOrderAmongSiblings) {
 TEST(PathsText, LabelsProbesWithoutADescriptionById) {
   Profile p;
   Cfh cfh = build_cfh(p, 1, "main 1 1\nmain;work 2 0.5\n");
-  p.probes[2].description.clear();      // "work"
-  cfh.nodes.push_back({1, 77, {}, {}}); // a probe the table does not know
+  p.probes[2].description.clear();          // "work"
+  cfh.nodes.push_back({1, 77, {}, {}, {}}); // a probe the table does not know
   cfh.nodes.back().stats.count = 5;
   EXPECT_EQ("main 1\nmain;#2 2\nmain;#77 5\n", profile::paths_text(p, cfh));
   EXPECT_EQ("#77", profile::probe_label(p, 77));

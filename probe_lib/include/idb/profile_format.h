@@ -9,7 +9,7 @@
 #define IDB_PROFILE_MAGIC "IDBPROF\x1a"
 #define IDB_PROFILE_MAGIC_SIZE 8
 #define IDB_PROFILE_VERSION_MAJOR 1
-#define IDB_PROFILE_VERSION_MINOR 3
+#define IDB_PROFILE_VERSION_MINOR 4
 #define IDB_PROFILE_HEADER_SIZE 16
 
 /* Section header, 24 bytes: type (u32), item count (u32), payload length (u64), CRC-32
@@ -21,6 +21,7 @@
 #define IDB_SECTION_CFH 3           /* one CFH instance and its nodes */
 #define IDB_SECTION_SUMMARY 4       /* 1.1: cross-rank spread per node of the CFH before it */
 #define IDB_SECTION_HIST 5          /* 1.3: duration histograms of nodes of the CFH before it */
+#define IDB_SECTION_WAIT 6          /* 1.4: wait states of COMM nodes of the CFH before it */
 #define IDB_SECTION_END 0x00444E45u /* "END": last section; payload: file length (u64) */
 
 /* CFH section payload: rank (i32), thread (i32), flags (u32), node record size (u32),
@@ -54,5 +55,12 @@
 #define IDB_HIST_UNIT_NS 1u
 #define IDB_HIST_FIXED_SIZE 8
 #define IDB_HIST_PAIR_SIZE 12
+
+/* WAIT section payload (1.4): one item per node and pattern with waiting time (the item
+ * count), in increasing (node, pattern) order: node index (u32), pattern (u32, an
+ * idb_wait_pattern of idb/wait_states.h), seconds (f64, 0 or more, at most the node's wall
+ * total), instances (u64: activations that waited, at most the node's count). The section
+ * follows its CFH section (and that CFH's SUMMARY and HIST sections, if any). */
+#define IDB_WAIT_ITEM_SIZE 24
 
 #endif /* IDB_PROFILE_FORMAT_H */

@@ -40,12 +40,28 @@ struct Histogram {
   bool operator==(const Histogram &) const = default;
 };
 
+// Format 1.4: the time a COMM node's activations spent waiting in one wait-state pattern
+// (idb/wait_states.h), from the replay of the communication at MPI_Finalize.
+struct Wait {
+  std::uint32_t pattern = 0; // idb_wait_pattern
+  double seconds = 0;
+  std::uint64_t instances = 0; // activations that waited
+  bool operator==(const Wait &) const = default;
+};
+
 struct Node {
   std::uint32_t parent = 0; // index into Cfh::nodes; kNoParent for the root
   std::int32_t probe = 0;
   idb_stats_t stats{}; // times in seconds
   Histogram hist;
+  std::vector<Wait> waits; // by pattern, only those with time; empty for most nodes
 };
+
+// Adds `more` into `into` pattern by pattern (kept in pattern order).
+void merge_waits(std::vector<Wait> &into, const std::vector<Wait> &more);
+
+// The seconds of every pattern together.
+double wait_seconds(const std::vector<Wait> &waits);
 
 inline constexpr std::uint32_t kNoParent = 0xFFFFFFFFu;
 

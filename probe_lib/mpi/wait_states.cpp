@@ -1,0 +1,647 @@
+// Wait-state recording and replay (wait_states.h). Linked without the C++ runtime: plain
+// arrays from malloc and mmap, qsort, no exceptions.
+#include "wait_states.h"
+
+#include "ext.h"
+#include "idb/wait_states.h"
+#include "own_profile.h"
+
+#include <atomic>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <sys/mman.h>
+
+namespace idb::mpi {
+
+namespace {
+
+// One call: 48 bytes.
+struct Event {
+  std::uint64_t enter, exit; // ticks of this process's wall clock
+  void *cfh;                 // the COMM node that timed the call (idb_ext_site_t)
+  std::uint32_t node;
+  std::uint8_t kind; // WaitKind
+  std::int32_t comm; // index into the shadow table
+  std::int32_t peer; // destination or source (rank in comm); root for rooted collectives
+  std::int32_t tag;
+};
+
+// A communicator the program used, duplicated twice for the replay (forward messages and
+// the answers of synchronous receives), with the world ranks of its members.
+struct Shadow {
+  std::atomic<MPI_Comm> user; // MPI_COMM_NULL once freed
+  MPI_Comm forward, back;
+  std::uint64_t id; // the same on every member: (world rank of its rank 0) << 32 | serial
+  int rank, size;
+  int *world; // world rank of each member
+};
+
+constexpr int kMaxComms = 1024;
+constexpr int kClockTag = 7354;
+constexpr std::uint64_t kDefaultBuffer = 64ull << 20;
+
+Shadow g_comms[kMaxComms];
+std::atomic<int> g_comm_count{0};
+std::uint32_t g_serial = 0; // communicators this rank was rank 0 of
+
+Event *g_events = nullptr;
+std::uint64_t g_capacity = 0;
+std::atomic<std::uint64_t> g_next{0};
+std::atomic<bool> g_on{false};
+std::atomic<int> g_threads{0};        // threads that recorded events
+thread_local bool t_recorded = false; // this thread is one of them
+bool g_synchronised = false;          // this rank maps its clock by ping-pong
+
+// Rank 0's clock: time 0 and ticks per second; this rank's ticks at the two
+// synchronisations and rank 0's ticks at the same instants.
+double g_zero = 0, g_rate0 = 1e9;
+double g_local[2] = {0, 0}, g_remote[2] = {0, 0};
+
+std::uint64_t buffer_bytes() {
+  const char *v = std::getenv("IDB_WAIT_BUFFER");
+  if (!v || !*v) return kDefaultBuffer;
+  char *end = nullptr;
+  double n = std::strtod(v, &end);
+  double unit = 1;
+  if (end && (*end == 'k' || *end == 'K')) unit = 1024.0;
+  if (end && (*end == 'm' || *end == 'M')) unit = 1024.0 * 1024;
+  if (end && (*end == 'g' || *end == 'G')) unit = 1024.0 * 1024 * 1024;
+  if (!(n >= 0) || n * unit > 1e15) {
+    std::fprintf(stderr, "idb: ignoring IDB_WAIT_BUFFER=%s (bytes, with K, M or G)\n", v);
+    return kDefaultBuffer;
+  }
+  return std::uint64_t(n * unit);
+}
+
+int shadow_of(MPI_Comm comm) {
+  int n = g_comm_count.load(std::memory_order_acquire);
+  for (int i = 0; i < n; ++i)
+    if (g_comms[i].user.load(std::memory_order_relaxed) == comm) return i;
+  return -1;
+}
+
+void append(const Event &e) {
+  if (!t_recorded) {
+    t_recorded = true;
+    g_threads.fetch_add(1, std::memory_order_relaxed);
+  }
+  std::uint64_t at = g_next.fetch_add(1, std::memory_order_relaxed);
+  if (at < g_capacity) g_events[at] = e;
+}
+
+// Rank 0's seconds at this rank's tick `t`.
+double common_seconds(double t) {
+  double t0 = t;
+  if (g_synchronised) {
+    double span = g_local[1] - g_local[0];
+    double slope = span > 0 ? (g_remote[1] - g_remote[0]) / span : 1.0;
+    t0 = g_remote[0] + (t - g_local[0]) * slope;
+  }
+  return (t0 - g_zero) / g_rate0;
+}
+
+// Ping-pong between rank 0 and each synchronised rank: the pair of ticks (this rank's,
+// rank 0's at the same instant) of the round trip that took least, into slot `phase`.
+void take_offsets(MPI_Comm comm, int rank, int size, const int *synchronised, int phase) {
+  constexpr int kRounds = 10;
+  if (rank == 0) {
+    for (int r = 1; r < size; ++r) {
+      if (!synchronised[r]) continue;
+      double best = 1e300, pair[2] = {0, 0};
+      for (int k = 0; k < kRounds; ++k) {
+        double sent = double(idb_ext_now()), theirs = 0;
+        PMPI_Send(&sent, 1, MPI_DOUBLE, r, kClockTag, comm);
+        PMPI_Recv(&theirs, 1, MPI_DOUBLE, r, kClockTag, comm, MPI_STATUS_IGNORE);
+        double back = double(idb_ext_now());
+        if (back - sent < best) {
+          best = back - sent;
+          pair[0] = theirs;
+          pair[1] = (sent + back) / 2;
+        }
+      }
+      PMPI_Send(pair, 2, MPI_DOUBLE, r, kClockTag, comm);
+    }
+    return;
+  }
+  if (!synchronised[rank]) return;
+  for (int k = 0; k < kRounds; ++k) {
+    double ping = 0;
+    PMPI_Recv(&ping, 1, MPI_DOUBLE, 0, kClockTag, comm, MPI_STATUS_IGNORE);
+    double mine = double(idb_ext_now());
+    PMPI_Send(&mine, 1, MPI_DOUBLE, 0, kClockTag, comm);
+  }
+  double pair[2];
+  PMPI_Recv(pair, 2, MPI_DOUBLE, 0, kClockTag, comm, MPI_STATUS_IGNORE);
+  g_local[phase] = pair[0];
+  g_remote[phase] = pair[1];
+  if (phase == 0) { // until finalize: the same rate as rank 0's
+    g_local[1] = g_local[0] + g_rate0;
+    g_remote[1] = g_remote[0] + g_rate0;
+  }
+}
+
+// Which ranks map their clock by ping-pong: those off rank 0's host, or every rank but
+// 0 with IDB_WAIT_CLOCK=sync (which tests the path on one host). An array of `size`.
+int *synchronised_ranks(int rank, int size) {
+  MPI_Comm host;
+  PMPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &host);
+  int leader = rank;
+  PMPI_Allreduce(&rank, &leader, 1, MPI_INT, MPI_MIN, host);
+  PMPI_Comm_free(&host);
+  const char *force = std::getenv("IDB_WAIT_CLOCK");
+  int mine = rank != 0 && (leader != 0 || (force && !std::strcmp(force, "sync"))) ? 1 : 0;
+  auto *all = static_cast<int *>(std::calloc(std::size_t(size), sizeof(int)));
+  if (!all) return nullptr;
+  PMPI_Allgather(&mine, 1, MPI_INT, all, 1, MPI_INT, MPI_COMM_WORLD);
+  return all;
+}
+
+// Duplicates `comm` twice and agrees on its id (collective over it).
+void add_shadow(MPI_Comm comm) {
+  int at = g_comm_count.load(std::memory_order_relaxed);
+  int inter = 0;
+  PMPI_Comm_test_inter(comm, &inter);
+  if (inter) return;                  // not replayed: its calls are not recorded
+  int full = at >= kMaxComms ? 1 : 0; // decided alike on every member
+  PMPI_Allreduce(MPI_IN_PLACE, &full, 1, MPI_INT, MPI_LOR, comm);
+  if (full) return;
+  Shadow &s = g_comms[at];
+  PMPI_Comm_dup(comm, &s.forward);
+  PMPI_Comm_dup(comm, &s.back);
+  PMPI_Comm_rank(comm, &s.rank);
+  PMPI_Comm_size(comm, &s.size);
+  int world = 0;
+  PMPI_Comm_rank(MPI_COMM_WORLD, &world);
+  std::uint64_t id = s.rank == 0 ? (std::uint64_t(world) << 32) | g_serial++ : 0;
+  PMPI_Bcast(&id, 1, MPI_UINT64_T, 0, comm);
+  s.id = id;
+  s.world = static_cast<int *>(std::malloc(sizeof(int) * std::size_t(s.size)));
+  if (s.world) PMPI_Allgather(&world, 1, MPI_INT, s.world, 1, MPI_INT, comm);
+  s.user.store(comm, std::memory_order_relaxed);
+  g_comm_count.store(at + 1, std::memory_order_release);
+}
+
+// ---- The replay ----
+
+// A point-to-point stream: (communicator id, the other rank's world rank, tag).
+struct Key {
+  std::uint64_t comm;
+  std::int32_t peer, tag;
+  std::uint64_t count;
+};
+
+int by_key(const void *a, const void *b) {
+  const Key &x = *static_cast<const Key *>(a), &y = *static_cast<const Key *>(b);
+  if (x.peer != y.peer) return x.peer < y.peer ? -1 : 1;
+  if (x.comm != y.comm) return x.comm < y.comm ? -1 : 1;
+  if (x.tag != y.tag) return x.tag < y.tag ? -1 : 1;
+  return 0;
+}
+
+// The streams of this rank's events in one direction (sends or receives), counted and
+// sorted by (peer, comm, tag). *n gets their number.
+Key *streams(std::uint64_t events, bool sends, std::uint64_t *n) {
+  auto *keys = static_cast<Key *>(std::malloc(sizeof(Key) * (events ? events : 1)));
+  *n = 0;
+  if (!keys) return nullptr;
+  for (std::uint64_t i = 0; i < events; ++i) {
+    const Event &e = g_events[i];
+    bool is_send =
+        e.kind == std::uint8_t(WaitKind::send) || e.kind == std::uint8_t(WaitKind::ssend);
+    bool is_recv = e.kind == std::uint8_t(WaitKind::recv);
+    if (sends ? !is_send : !is_recv) continue;
+    const Shadow &s = g_comms[e.comm];
+    keys[(*n)++] = {s.id, s.world ? s.world[e.peer] : -1, e.tag, 1};
+  }
+  std::qsort(keys, *n, sizeof(Key), by_key);
+  std::uint64_t out = 0;
+  for (std::uint64_t i = 0; i < *n; ++i) {
+    if (out > 0 && by_key(&keys[out - 1], &keys[i]) == 0)
+      ++keys[out - 1].count;
+    else
+      keys[out++] = keys[i];
+  }
+  *n = out;
+  return keys;
+}
+
+bool contains(const Key *keys, std::uint64_t n, const Key &k) {
+  return n > 0 && std::bsearch(&k, keys, n, sizeof(Key), by_key) != nullptr;
+}
+
+// A growable array of keys.
+struct Keys {
+  Key *items = nullptr;
+  std::uint64_t count = 0, cap = 0;
+  bool failed = false;
+
+  void push(const Key &k) {
+    if (count == cap) {
+      std::uint64_t grown = cap ? 2 * cap : 64;
+      auto *more = static_cast<Key *>(std::realloc(items, sizeof(Key) * grown));
+      if (!more) {
+        failed = true;
+        return;
+      }
+      items = more;
+      cap = grown;
+    }
+    items[count++] = k;
+  }
+};
+
+// Exchanges each stream's count between its two ends (all-to-alls over `comm`, the
+// world's forward duplicate) and gives the streams this rank must leave out of the replay
+// because the ends disagree, sorted. Every rank takes part in every collective whatever
+// its memory; false on every rank when one of them ran out (then nothing is replayed).
+bool unmatched_streams(MPI_Comm comm, int size, std::uint64_t events, Keys &bad) {
+  std::uint64_t ns = 0, nr = 0;
+  Key *sent = streams(events, true, &ns), *recv = streams(events, false, &nr);
+  auto *counts = static_cast<int *>(std::calloc(4 * std::size_t(size), sizeof(int)));
+  int ok = sent && recv && counts ? 1 : 0;
+  PMPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_LAND, comm);
+  if (!ok) {
+    std::free(sent), std::free(recv), std::free(counts);
+    return false;
+  }
+  int *send_n = counts, *recv_n = counts + size, *send_at = counts + 2 * size,
+      *recv_at = counts + 3 * size;
+  // Each sender's streams go to their receiver (byte counts of Key records).
+  for (std::uint64_t i = 0; i < ns; ++i)
+    if (sent[i].peer >= 0) send_n[sent[i].peer] += int(sizeof(Key));
+  for (int r = 1; r < size; ++r)
+    send_at[r] = send_at[r - 1] + send_n[r - 1];
+  PMPI_Alltoall(send_n, 1, MPI_INT, recv_n, 1, MPI_INT, comm);
+  std::uint64_t total_in = 0;
+  for (int r = 0; r < size; ++r) {
+    if (r > 0) recv_at[r] = recv_at[r - 1] + recv_n[r - 1];
+    total_in += std::uint64_t(recv_n[r]) / sizeof(Key);
+  }
+  auto *incoming = static_cast<Key *>(std::malloc(sizeof(Key) * (total_in + 1)));
+  auto *answer = static_cast<Key *>(std::malloc(sizeof(Key) * (total_in + 1)));
+  ok = incoming && answer ? 1 : 0;
+  PMPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_LAND, comm);
+  if (!ok) {
+    std::free(sent), std::free(recv), std::free(counts), std::free(incoming), std::free(answer);
+    return false;
+  }
+  PMPI_Alltoallv(sent, send_n, send_at, MPI_BYTE, incoming, recv_n, recv_at, MPI_BYTE, comm);
+  // Incoming from sender r: (comm, peer = this rank, tag, count). Compared with this
+  // rank's receives from r; each sender hears which of its streams to leave out.
+  int me = 0;
+  PMPI_Comm_rank(comm, &me);
+  std::uint64_t nanswer = 0;
+  std::memset(send_n, 0, sizeof(int) * std::size_t(size));
+  for (int r = 0; r < size; ++r) {
+    std::uint64_t from = std::uint64_t(recv_at[r]) / sizeof(Key);
+    std::uint64_t to = from + std::uint64_t(recv_n[r]) / sizeof(Key);
+    for (std::uint64_t i = from; i < to; ++i) {
+      Key mine = incoming[i];
+      mine.peer = r;
+      auto *found = static_cast<Key *>(std::bsearch(&mine, recv, nr, sizeof(Key), by_key));
+      if (found && found->count == incoming[i].count) continue;
+      bad.push(mine); // this rank's receives from r on it
+      answer[nanswer] = incoming[i];
+      answer[nanswer++].peer = me;
+      send_n[r] += int(sizeof(Key));
+    }
+  }
+  for (std::uint64_t i = 0; i < nr; ++i) { // receives that no sender announced
+    const Key &k = recv[i];
+    bool announced = false;
+    if (k.peer >= 0) {
+      std::uint64_t from = std::uint64_t(recv_at[k.peer]) / sizeof(Key);
+      std::uint64_t to = from + std::uint64_t(recv_n[k.peer]) / sizeof(Key);
+      for (std::uint64_t j = from; j < to && !announced; ++j)
+        announced = incoming[j].comm == k.comm && incoming[j].tag == k.tag;
+    }
+    if (!announced) bad.push(k);
+  }
+  for (int r = 1; r < size; ++r)
+    send_at[r] = send_at[r - 1] + send_n[r - 1];
+  PMPI_Alltoall(send_n, 1, MPI_INT, recv_n, 1, MPI_INT, comm);
+  std::uint64_t total_back = 0;
+  for (int r = 0; r < size; ++r) {
+    recv_at[r] = r > 0 ? recv_at[r - 1] + recv_n[r - 1] : 0;
+    total_back += std::uint64_t(recv_n[r]) / sizeof(Key);
+  }
+  auto *returned = static_cast<Key *>(std::malloc(sizeof(Key) * (total_back + 1)));
+  ok = returned ? 1 : 0;
+  PMPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_LAND, comm);
+  if (ok) {
+    PMPI_Alltoallv(answer, send_n, send_at, MPI_BYTE, returned, recv_n, recv_at, MPI_BYTE, comm);
+    for (std::uint64_t i = 0; i < total_back; ++i)
+      bad.push(returned[i]); // (comm, the receiver, tag): this rank's sends to it on it
+  }
+  std::free(sent), std::free(recv), std::free(counts), std::free(incoming), std::free(answer),
+      std::free(returned);
+  ok = ok && !bad.failed ? 1 : 0;
+  PMPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_LAND, comm);
+  if (ok) std::qsort(bad.items, bad.count, sizeof(Key), by_key);
+  return ok != 0;
+}
+
+// What a sender tells its receiver, and a synchronous receiver answers.
+struct Message {
+  double enter, exit;
+  std::int32_t synchronous, reserved;
+};
+
+// Waits summed per (site, pattern) before they go to the runtime.
+struct Sum {
+  void *cfh;
+  std::uint32_t node, pattern;
+  double seconds;
+  std::uint64_t instances;
+};
+
+struct Sums {
+  Sum *items = nullptr;
+  std::uint64_t count = 0, cap = 0;
+
+  void add(const Event &e, int pattern, double seconds) {
+    if (!(seconds > 0) || !e.cfh) return;
+    for (std::uint64_t i = count; i-- > 0;) // the same site recurs: search from the end
+      if (items[i].cfh == e.cfh && items[i].node == e.node &&
+          items[i].pattern == unsigned(pattern)) {
+        items[i].seconds += seconds;
+        ++items[i].instances;
+        return;
+      }
+    if (count == cap) {
+      std::uint64_t grown = cap ? 2 * cap : 64;
+      auto *more = static_cast<Sum *>(std::realloc(items, sizeof(Sum) * grown));
+      if (!more) return;
+      items = more;
+      cap = grown;
+    }
+    items[count++] = {e.cfh, e.node, std::uint32_t(pattern), seconds, 1};
+  }
+};
+
+// The part of [enter, exit] spent before `arrival` (all in rank 0's seconds).
+double waited(double enter, double exit, double arrival) {
+  double w = arrival - enter, span = exit - enter;
+  return w <= 0 ? 0 : (w < span ? w : span);
+}
+
+// Pending requests of the replay, compacted now and then so that their number stays small.
+struct Requests {
+  MPI_Request *items = nullptr;
+  std::uint64_t count = 0, cap = 0;
+
+  bool add(MPI_Request r) {
+    if (count == cap) {
+      if (count >= 4096) compact();
+      if (count == cap) {
+        std::uint64_t grown = cap ? 2 * cap : 256;
+        auto *more = static_cast<MPI_Request *>(std::realloc(items, sizeof(MPI_Request) * grown));
+        if (!more) return false;
+        items = more;
+        cap = grown;
+      }
+    }
+    items[count++] = r;
+    return true;
+  }
+  void compact() {
+    std::uint64_t kept = 0;
+    for (std::uint64_t i = 0; i < count; ++i) {
+      int done = 0;
+      PMPI_Test(&items[i], &done, MPI_STATUS_IGNORE);
+      if (!done) items[kept++] = items[i];
+    }
+    count = kept;
+  }
+  void finish() {
+    for (std::uint64_t i = 0; i < count; ++i)
+      PMPI_Wait(&items[i], MPI_STATUS_IGNORE);
+    std::free(items);
+  }
+};
+
+} // namespace
+
+bool wait_recording() {
+  return g_on.load(std::memory_order_relaxed);
+}
+
+WaitEvent::WaitEvent(const Call &call) : on_(call.on() && wait_recording()) {
+  if (on_) enter_ = idb_ext_now();
+}
+
+void WaitEvent::send(bool synchronous, MPI_Comm comm, int dest, int tag) {
+  if (!on_ || dest == MPI_PROC_NULL || dest < 0) return;
+  int c = shadow_of(comm);
+  idb_ext_site_t site{}; // without one (a node cap), the event still pairs with its peer's
+  if (c < 0 || dest >= g_comms[c].size) return;
+  idb_ext_comm_site(&site);
+  auto kind = synchronous ? WaitKind::ssend : WaitKind::send;
+  append({enter_, idb_ext_now(), site.cfh, site.node, std::uint8_t(kind), c, dest, tag});
+}
+
+void WaitEvent::received(MPI_Comm comm, const MPI_Status &status) {
+  if (!on_ || status.MPI_SOURCE == MPI_PROC_NULL || status.MPI_SOURCE < 0) return;
+  int c = shadow_of(comm);
+  idb_ext_site_t site{};
+  if (c < 0 || status.MPI_SOURCE >= g_comms[c].size) return;
+  idb_ext_comm_site(&site);
+  append({enter_, idb_ext_now(), site.cfh, site.node, std::uint8_t(WaitKind::recv), c,
+          status.MPI_SOURCE, status.MPI_TAG});
+}
+
+void WaitEvent::collective(WaitKind kind, MPI_Comm comm, int root) {
+  if (!on_) return;
+  int c = shadow_of(comm);
+  idb_ext_site_t site{};
+  if (c < 0 || root < 0 || root >= g_comms[c].size) return;
+  idb_ext_comm_site(&site);
+  append({enter_, idb_ext_now(), site.cfh, site.node, std::uint8_t(kind), c, root, 0});
+}
+
+void wait_init() {
+  const char *v = std::getenv("IDB_WAIT");
+  int size = 1, rank = 0;
+  PMPI_Comm_size(MPI_COMM_WORLD, &size);
+  PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  // Every rank decides alike (the environment and the mode are the job's), since what
+  // follows is collective.
+  if ((v && !std::strcmp(v, "0")) || size < 2 || run_mode() == Mode::Rank) {
+    idb_ext_set_meta("wait", "off");
+    return;
+  }
+  g_capacity = buffer_bytes() / sizeof(Event);
+  if (g_capacity > 0) {
+    void *p = mmap(nullptr, g_capacity * sizeof(Event), PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    g_events = p == MAP_FAILED ? nullptr : static_cast<Event *>(p);
+    if (!g_events) g_capacity = 0;
+  }
+  add_shadow(MPI_COMM_WORLD);
+  int *sync = synchronised_ranks(rank, size);
+  double zero[2] = {double(idb_ext_now()), idb_ext_ticks_per_second()};
+  PMPI_Bcast(zero, 2, MPI_DOUBLE, 0, g_comms[0].forward);
+  g_zero = zero[0];
+  g_rate0 = zero[1];
+  g_synchronised = sync && sync[rank];
+  if (sync) take_offsets(g_comms[0].forward, rank, size, sync, 0);
+  std::free(sync);
+  g_on.store(true, std::memory_order_relaxed);
+}
+
+void wait_comm_created(MPI_Comm comm) {
+  if (wait_recording() && comm != MPI_COMM_NULL) add_shadow(comm);
+}
+
+void wait_comm_freed(MPI_Comm comm) {
+  int c = shadow_of(comm);
+  if (c >= 0) g_comms[c].user.store(MPI_COMM_NULL, std::memory_order_relaxed);
+}
+
+void wait_replay() {
+  if (!wait_recording() || g_comm_count.load() == 0) return;
+  g_on.store(false, std::memory_order_relaxed);
+  MPI_Comm world = g_comms[0].forward;
+  int rank = 0, size = 1;
+  PMPI_Comm_rank(world, &rank);
+  PMPI_Comm_size(world, &size);
+  int *sync = static_cast<int *>(std::calloc(std::size_t(size), sizeof(int)));
+  int mine = g_synchronised ? 1 : 0;
+  if (sync) {
+    PMPI_Allgather(&mine, 1, MPI_INT, sync, 1, MPI_INT, world);
+    take_offsets(world, rank, size, sync, 1);
+  }
+  std::free(sync);
+
+  std::uint64_t recorded = g_next.load(), events = recorded < g_capacity ? recorded : g_capacity;
+  Keys bad;
+  bool p2p = unmatched_streams(world, size, events, bad);
+
+  // Each communicator's collectives, up to the count every member recorded.
+  int comms = g_comm_count.load();
+  auto *limit =
+      static_cast<std::uint64_t *>(std::calloc(std::size_t(comms), sizeof(std::uint64_t)));
+  auto *seen = static_cast<std::uint64_t *>(std::calloc(std::size_t(comms), sizeof(std::uint64_t)));
+  for (std::uint64_t i = 0; limit && i < events; ++i)
+    if (g_events[i].kind >= std::uint8_t(WaitKind::barrier)) ++limit[g_events[i].comm];
+  for (int c = 0; c < comms; ++c) {
+    std::uint64_t n = limit && seen ? limit[c] : 0; // without memory: none, on every member
+    PMPI_Allreduce(MPI_IN_PLACE, &n, 1, MPI_UINT64_T, MPI_MIN, g_comms[c].forward);
+    if (limit) limit[c] = n;
+  }
+
+  Sums sums;
+  Requests pending;
+  std::uint64_t skipped = 0, np2p = 0;
+  for (std::uint64_t i = 0; i < events; ++i)
+    if (g_events[i].kind <= std::uint8_t(WaitKind::recv)) ++np2p;
+  // Messages out (sends, and the answers to synchronous ones), and the answers awaited.
+  auto *out = static_cast<Message *>(std::malloc(sizeof(Message) * (np2p + 1)));
+  auto *answers = static_cast<Message *>(std::malloc(sizeof(Message) * (np2p + 1)));
+  auto *answered = static_cast<std::uint64_t *>(std::malloc(sizeof(std::uint64_t) * (np2p + 1)));
+  Requests replies; // the answers synchronous sends wait for, beside `answered`
+  std::uint64_t nout = 0, nreplies = 0;
+  int ready = out && answers && answered && limit && seen ? 1 : 0;
+  PMPI_Allreduce(MPI_IN_PLACE, &ready, 1, MPI_INT, MPI_LAND, world);
+  if (!ready) p2p = false; // on every rank alike
+  // Events of several threads are in the order the calls ended, not the order they
+  // began: a receive may come before the send another thread began earlier. Then every
+  // send goes out first, and collectives (whose order between communicators threads
+  // leave open) are not replayed.
+  int threads = g_threads.load() > 1 ? 1 : 0;
+  PMPI_Allreduce(MPI_IN_PLACE, &threads, 1, MPI_INT, MPI_LOR, world);
+  for (std::uint64_t step = 0; step < (threads ? 2 * events : events); ++step) {
+    // With several threads: first every send (steps below `events`), then the rest.
+    bool first_pass = threads && step < events;
+    std::uint64_t i = threads && !first_pass ? step - events : step;
+    const Event &e = g_events[i];
+    const Shadow &s = g_comms[e.comm];
+    double enter = common_seconds(double(e.enter)), exit = common_seconds(double(e.exit));
+    auto kind = WaitKind(e.kind);
+    bool is_send = kind == WaitKind::send || kind == WaitKind::ssend;
+    if (threads && first_pass != is_send) continue;
+    if (is_send || kind == WaitKind::recv) {
+      Key k{s.id, s.world ? s.world[e.peer] : -1, e.tag, 0};
+      if (!p2p || contains(bad.items, bad.count, k)) {
+        ++skipped;
+        continue;
+      }
+      if (is_send) {
+        Message &m = out[nout++];
+        m = {enter, exit, kind == WaitKind::ssend ? 1 : 0, 0};
+        MPI_Request r;
+        PMPI_Isend(&m, int(sizeof m), MPI_BYTE, e.peer, e.tag, s.forward, &r);
+        pending.add(r);
+        if (kind == WaitKind::ssend) {
+          PMPI_Irecv(&answers[nreplies], int(sizeof(Message)), MPI_BYTE, e.peer, e.tag, s.back, &r);
+          answered[nreplies++] = i;
+          replies.add(r);
+        }
+        continue;
+      }
+      Message m{};
+      PMPI_Recv(&m, int(sizeof m), MPI_BYTE, e.peer, e.tag, s.forward, MPI_STATUS_IGNORE);
+      sums.add(e, IDB_WAIT_late_sender, waited(enter, exit, m.enter));
+      if (m.synchronous) {
+        Message &a = out[nout++];
+        a = {enter, exit, 0, 0};
+        MPI_Request r;
+        PMPI_Isend(&a, int(sizeof a), MPI_BYTE, e.peer, e.tag, s.back, &r);
+        pending.add(r);
+      }
+      continue;
+    }
+    if (threads || !limit || !seen || seen[e.comm]++ >= limit[e.comm]) {
+      ++skipped;
+      continue;
+    }
+    if (kind == WaitKind::barrier || kind == WaitKind::nxn) {
+      double last = enter;
+      PMPI_Allreduce(&enter, &last, 1, MPI_DOUBLE, MPI_MAX, s.forward);
+      sums.add(e, kind == WaitKind::barrier ? IDB_WAIT_wait_barrier : IDB_WAIT_wait_nxn,
+               waited(enter, exit, last));
+    } else if (kind == WaitKind::broadcast) {
+      double root = enter;
+      PMPI_Bcast(&root, 1, MPI_DOUBLE, e.peer, s.forward);
+      if (s.rank != e.peer) sums.add(e, IDB_WAIT_late_broadcast, waited(enter, exit, root));
+    } else {
+      double first = s.rank == e.peer ? HUGE_VAL : enter, earliest = first;
+      PMPI_Reduce(&first, &earliest, 1, MPI_DOUBLE, MPI_MIN, e.peer, s.forward);
+      if (s.rank == e.peer && s.size > 1)
+        sums.add(e, IDB_WAIT_early_reduce, waited(enter, exit, earliest));
+    }
+  }
+  replies.finish(); // every answer is in, in the order posted
+  for (std::uint64_t k = 0; k < nreplies; ++k) {
+    const Event &e = g_events[answered[k]];
+    sums.add(
+        e, IDB_WAIT_late_receiver,
+        waited(common_seconds(double(e.enter)), common_seconds(double(e.exit)), answers[k].enter));
+  }
+  pending.finish();
+  for (std::uint64_t k = 0; k < sums.count; ++k) {
+    const Sum &w = sums.items[k];
+    idb_ext_add_waits({w.cfh, w.node}, w.pattern, w.seconds, w.instances);
+  }
+  std::free(sums.items), std::free(out), std::free(answers), std::free(answered),
+      std::free(bad.items), std::free(limit), std::free(seen);
+
+  // The coverage, summed over the ranks, for rank 0's metadata.
+  std::uint64_t local[4] = {events, recorded - events, skipped, g_synchronised ? 1u : 0u}, all[4];
+  PMPI_Reduce(local, all, 4, MPI_UINT64_T, MPI_SUM, 0, world);
+  if (rank != 0) return;
+  char text[64];
+  idb_ext_set_meta("wait", "on");
+  std::snprintf(text, sizeof text, "%llu", (unsigned long long)all[0]);
+  idb_ext_set_meta("wait_events", text);
+  std::snprintf(text, sizeof text, "%llu", (unsigned long long)all[1]);
+  idb_ext_set_meta("wait_dropped", text);
+  std::snprintf(text, sizeof text, "%llu", (unsigned long long)all[2]);
+  idb_ext_set_meta("wait_unreplayed", text);
+  idb_ext_set_meta("wait_clock",
+                   all[3] ? "synchronised by ping-pong" : "shared time-stamp counter");
+}
+
+} // namespace idb::mpi

@@ -1,0 +1,135 @@
+// Wait states end to end under mpirun: a program of four ranks (tests/mpi/waits.c) makes
+// each pattern happen inside a probe of its own (late sender, late receiver of a
+// synchronous send, staggered MPI_Allreduce and MPI_Barrier, a late broadcast root, an
+// early reduce root, MPI_Allreduce on a sub-communicator) and writes the waits its own
+// clock reads imply; the replay's waits in the profile match them within 10% (and 2 ms),
+// with the clocks shared and with ping-pong offsets alike, and no pattern appears where
+// none happened. IDB_WAIT=0 records nothing; a buffer too small for the run says so in
+// the metadata and still gives a valid profile.
+#include "mpi_launch.hpp"
+
+#include "idb/profile.hpp"
+#include "idb/wait_states.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <tuple>
+
+namespace {
+
+using idb::profile::Profile;
+using idb::test::mpi_run;
+using idb::test::MpiRun;
+
+constexpr int kRanks = 4;
+
+MpiRun run_waits(const idb::test::Env &env = {}) {
+  MpiRun run = mpi_run(kRanks, IDB_TEST_WAITS, {"expected"}, env);
+  EXPECT_TRUE(run.ok()) << run.output;
+  return run;
+}
+
+Profile read(const MpiRun &run) {
+  auto r = idb::profile::read_profile(run.profile);
+  EXPECT_TRUE(r.profile) << r.error;
+  return r.profile ? *r.profile : Profile{};
+}
+
+using Key = std::tuple<int, int, std::uint32_t>; // rank, scenario probe, pattern
+
+// What the program says each rank waited, from its own clock.
+std::map<Key, double> expected(const MpiRun &run) {
+  std::map<Key, double> out;
+  for (int rank = 0; rank < kRanks; ++rank) {
+    std::ifstream in(run.dir.file("expected-" + std::to_string(rank) + ".txt"));
+    int probe = 0;
+    std::uint32_t pattern = 0;
+    double seconds = 0;
+    while (in >> probe >> pattern >> seconds)
+      out[{rank, probe, pattern}] = seconds;
+  }
+  return out;
+}
+
+// What the profile says: the waits of the COMM nodes below each scenario's probe.
+std::map<Key, double> found(const Profile &p) {
+  std::map<Key, double> out;
+  for (const idb::profile::Cfh &cfh : p.cfhs)
+    for (const idb::profile::Node &n : cfh.nodes) {
+      if (n.waits.empty()) continue;
+      int scenario = 0; // the nearest enclosing scenario probe, 11 to 17
+      for (std::uint32_t at = n.parent; at != idb::profile::kNoParent; at = cfh.nodes[at].parent)
+        if (cfh.nodes[at].probe >= 11 && cfh.nodes[at].probe <= 17) {
+          scenario = cfh.nodes[at].probe;
+          break;
+        }
+      for (const idb::profile::Wait &w : n.waits) {
+        EXPECT_LE(w.seconds, n.stats.sum * (1 + 1e-9)) << "a wait longer than its node";
+        EXPECT_LE(w.instances, n.stats.count);
+        out[{cfh.rank, scenario, w.pattern}] += w.seconds;
+      }
+    }
+  return out;
+}
+
+void expect_waits(const MpiRun &run) {
+  Profile p = read(run);
+  std::map<Key, double> want = expected(run), got = found(p);
+  ASSERT_EQ(want.size(), 18u) << "the program wrote what it expects";
+  for (const auto &[key, seconds] : want) {
+    auto [rank, probe, pattern] = key;
+    std::string what = "rank " + std::to_string(rank) + ", probe " + std::to_string(probe) + ", " +
+                       idb_wait_pattern_name(pattern);
+    double idb = got.count(key) ? got.at(key) : 0.0;
+    EXPECT_LE(std::abs(idb - seconds), 0.10 * seconds + 0.002)
+        << what << ": the program measured " << seconds << " s, the replay " << idb << " s";
+  }
+  for (const auto &[key, seconds] : got) { // nothing where the program expects nothing
+    auto [rank, probe, pattern] = key;
+    if (probe == 0 || want.count(key)) continue; // the scenarios' own lining up aside
+    EXPECT_LE(seconds, 0.002) << "rank " << rank << ", probe " << probe << ": "
+                              << idb_wait_pattern_name(pattern) << " " << seconds << " s";
+  }
+  EXPECT_EQ(p.get("wait"), "on");
+  EXPECT_EQ(p.get("wait_dropped"), "0");
+  EXPECT_EQ(p.get("wait_unreplayed"), "0");
+  EXPECT_GT(p.number("wait_events"), 4 * 10.0);
+}
+
+TEST(MpiWaits, KnownWaitsOnASharedClock) {
+  MpiRun run = run_waits();
+  expect_waits(run);
+  EXPECT_EQ(read(run).get("wait_clock"), "shared time-stamp counter");
+}
+
+TEST(MpiWaits, KnownWaitsWithPingPongOffsets) {
+  MpiRun run = run_waits({{"IDB_WAIT_CLOCK", "sync"}});
+  expect_waits(run);
+  EXPECT_EQ(read(run).get("wait_clock"), "synchronised by ping-pong");
+}
+
+TEST(MpiWaits, OffRecordsNothing) {
+  MpiRun run = run_waits({{"IDB_WAIT", "0"}});
+  Profile p = read(run);
+  EXPECT_EQ(p.get("wait"), "off");
+  for (const idb::profile::Cfh &cfh : p.cfhs)
+    for (const idb::profile::Node &n : cfh.nodes)
+      EXPECT_TRUE(n.waits.empty());
+}
+
+// 512 bytes hold 10 events a rank: the first calls are replayed, the rest counted as
+// dropped.
+TEST(MpiWaits, ASmallBufferReportsItsCoverage) {
+  MpiRun run = run_waits({{"IDB_WAIT_BUFFER", "512"}});
+  Profile p = read(run);
+  EXPECT_EQ(p.get("wait"), "on");
+  EXPECT_EQ(p.number("wait_events"), 4 * 10.0);
+  EXPECT_GT(p.number("wait_dropped"), 0.0);
+}
+
+} // namespace

@@ -1,0 +1,142 @@
+/* Wait states whose answer is known, for the wait-state tests. Usage (4 ranks): waits PREFIX
+ * Seven scenarios, each inside PROC probe 11 to 17 so that its MPI calls get nodes of their
+ * own, each after a barrier that lines the ranks up:
+ *   11 late sender     rank 1 sleeps 200 ms, then sends to rank 0, which receives at once
+ *   12 late receiver   rank 2 sends synchronously to rank 3, which sleeps 150 ms first
+ *   13 wait at NxN     rank r sleeps 60 r ms, then MPI_Allreduce
+ *   14 at barrier      rank r sleeps 50 (3 - r) ms, then MPI_Barrier
+ *   15 late broadcast  the root, rank 2, sleeps 120 ms, then MPI_Bcast
+ *   16 early reduce    every rank but the root, rank 0, sleeps 100 ms, then MPI_Reduce
+ *   17 sub-communicator  the even and the odd ranks apart: rank r sleeps 80 (r / 2) ms,
+ *                      then MPI_Allreduce on its half
+ * Each rank reads CLOCK_MONOTONIC just before each call (one clock for the whole host, which
+ * MPI_Wtime is not: Open MPI counts it from each process's own start); the ranks then
+ * exchange those times and write the waits they imply to PREFIX-RANK.txt, one "probe
+ * pattern seconds" line each (pattern as idb/wait_states.h numbers them): what the replay
+ * must find. */
+#include <idb/probe.h>
+
+#include <mpi.h>
+#include <stdio.h>
+#include <time.h>
+
+enum { kLateSender, kLateReceiver, kNxN, kBarrier, kBroadcast, kReduce };
+
+static void sleep_ms(int ms) {
+  struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+  nanosleep(&ts, NULL);
+}
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static double clamp_wait(double w) {
+  return w > 0 ? w : 0;
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (size != 4) {
+    if (rank == 0) fprintf(stderr, "waits: needs 4 ranks\n");
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  char path[4096];
+  snprintf(path, sizeof path, "%s-%d.txt", argc > 1 ? argv[1] : "waits", rank);
+  FILE *out = fopen(path, "w");
+  if (!out) MPI_Abort(MPI_COMM_WORLD, 1);
+  double enter[7] = {0}, all[4][7];
+  int value = rank, result = 0;
+
+  MPI_Barrier(MPI_COMM_WORLD);
+  {
+    IDB_PROC_SCOPE(11);
+    if (rank == 1) {
+      sleep_ms(200);
+      enter[0] = now();
+      MPI_Send(&value, 1, MPI_INT, 0, 5, MPI_COMM_WORLD);
+    } else if (rank == 0) {
+      enter[0] = now();
+      MPI_Recv(&result, 1, MPI_INT, 1, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  {
+    IDB_PROC_SCOPE(12);
+    if (rank == 2) {
+      enter[1] = now();
+      MPI_Ssend(&value, 1, MPI_INT, 3, 6, MPI_COMM_WORLD);
+    } else if (rank == 3) {
+      sleep_ms(150);
+      enter[1] = now();
+      MPI_Recv(&result, 1, MPI_INT, 2, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  {
+    IDB_PROC_SCOPE(13);
+    sleep_ms(60 * rank);
+    enter[2] = now();
+    MPI_Allreduce(&value, &result, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  {
+    IDB_PROC_SCOPE(14);
+    sleep_ms(50 * (3 - rank));
+    enter[3] = now();
+    MPI_Barrier(MPI_COMM_WORLD);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  {
+    IDB_PROC_SCOPE(15);
+    if (rank == 2) sleep_ms(120);
+    enter[4] = now();
+    MPI_Bcast(&value, 1, MPI_INT, 2, MPI_COMM_WORLD);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  {
+    IDB_PROC_SCOPE(16);
+    if (rank != 0) sleep_ms(100);
+    enter[5] = now();
+    MPI_Reduce(&value, &result, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+  }
+  MPI_Comm half;
+  MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half);
+  MPI_Barrier(MPI_COMM_WORLD);
+  {
+    IDB_PROC_SCOPE(17);
+    sleep_ms(80 * (rank / 2));
+    enter[6] = now();
+    MPI_Allreduce(&value, &result, 1, MPI_INT, MPI_SUM, half);
+  }
+  MPI_Comm_free(&half);
+
+  MPI_Allgather(enter, 7, MPI_DOUBLE, all, 7, MPI_DOUBLE, MPI_COMM_WORLD);
+  if (rank == 0) fprintf(out, "11 %d %.9f\n", kLateSender, clamp_wait(all[1][0] - all[0][0]));
+  if (rank == 2) fprintf(out, "12 %d %.9f\n", kLateReceiver, clamp_wait(all[3][1] - all[2][1]));
+  double last = 0, last_barrier = 0;
+  for (int r = 0; r < 4; ++r) {
+    last = all[r][2] > last ? all[r][2] : last;
+    last_barrier = all[r][3] > last_barrier ? all[r][3] : last_barrier;
+  }
+  fprintf(out, "13 %d %.9f\n", kNxN, clamp_wait(last - enter[2]));
+  fprintf(out, "14 %d %.9f\n", kBarrier, clamp_wait(last_barrier - enter[3]));
+  if (rank != 2) fprintf(out, "15 %d %.9f\n", kBroadcast, clamp_wait(all[2][4] - enter[4]));
+  if (rank == 0) {
+    double first = all[1][5];
+    for (int r = 2; r < 4; ++r)
+      first = all[r][5] < first ? all[r][5] : first;
+    fprintf(out, "16 %d %.9f\n", kReduce, clamp_wait(first - enter[5]));
+  }
+  int partner = rank ^ 2; /* the other member of this rank's half */
+  double half_last = all[partner][6] > enter[6] ? all[partner][6] : enter[6];
+  fprintf(out, "17 %d %.9f\n", kNxN, clamp_wait(half_last - enter[6]));
+  fclose(out);
+  MPI_Finalize();
+  return 0;
+}
