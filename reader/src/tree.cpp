@@ -45,11 +45,18 @@ constexpr double kQuantileLevels[] = {0.50, 0.90, 0.99};
 constexpr Column kCpu[] = {{"cpu s", 12}, {"cpu n", 7}};
 constexpr Column kNoise{"noise s", 12};
 constexpr Column kBytes[] = {{"sent B", 12}, {"recv B", 12}};
+// COMM nodes that waited (format 1.4): seconds in every wait-state pattern together.
+constexpr Column kWait{"wait s", 12};
 // Throttled nodes: of the count, the activations only counted (times cover the others).
 constexpr Column kThrottled{"untimed", 10};
 // Summary CFHs: the spread of the per-rank inclusive time over the ranks.
 constexpr Column kSpread[] = {
     {"ranks", 6}, {"rank min s", 12}, {"rank max s", 12}, {"max@", 5}, {"max/mean", 9}};
+
+bool has_waits(const Cfh &cfh) {
+  return std::any_of(cfh.nodes.begin(), cfh.nodes.end(),
+                     [](const Node &n) { return !n.waits.empty(); });
+}
 
 bool has_bytes(const Cfh &cfh) {
   for (const Node &n : cfh.nodes)
@@ -72,6 +79,7 @@ struct Printer {
   std::vector<std::vector<std::uint32_t>> children;
   bool show_bytes = false;     // COMM nodes carry bytes: two more columns
   bool show_throttled = false; // throttled nodes: one more
+  bool show_waits = false;     // nodes that waited in communication: one more
   bool show_spread() const { return cfh.summary && cfh.spread.size() == cfh.nodes.size(); }
 
   bool shown(std::uint32_t i) const {
@@ -105,6 +113,8 @@ struct Printer {
       r.push_back(std::to_string(s.bytes_sent));
       r.push_back(std::to_string(s.bytes_recv));
     }
+    if (show_waits)
+      r.push_back(cfh.nodes[i].waits.empty() ? "-" : seconds(wait_seconds(cfh.nodes[i].waits)));
     if (show_spread()) {
       const NodeSpread &n = cfh.spread[i];
       r.push_back(std::to_string(n.ranks));
@@ -149,6 +159,7 @@ struct Printer {
     if (show_bytes)
       for (const Column &c : kBytes)
         add(c);
+    if (show_waits) add(kWait);
     if (show_spread())
       for (const Column &c : kSpread)
         add(c);
@@ -223,7 +234,8 @@ void print_tree(std::ostream &out, const Profile &profile, const Cfh &cfh,
           node_times(cfh),
           children_of(cfh),
           has_bytes(cfh),
-          throttled_nodes(cfh) > 0}
+          throttled_nodes(cfh) > 0,
+          has_waits(cfh)}
       .print(out);
 }
 
@@ -241,6 +253,15 @@ void print_profile(std::ostream &out, const Profile &profile, const TreeOptions 
         << fixed(profile.number("throttle_below_s") * 1e9, 0)
         << " ns stops timing;\n  its later activations count in \"untimed\", their time in "
            "the parent's\n";
+  if (profile.get("wait") == "on") {
+    out << "wait states: " << profile.get("wait_events", "?")
+        << " MPI calls replayed at finalize (clock: " << profile.get("wait_clock", "?") << ")";
+    if (profile.number("wait_dropped") > 0)
+      out << "; " << profile.get("wait_dropped") << " more not recorded (IDB_WAIT_BUFFER full)";
+    if (profile.number("wait_unreplayed") > 0)
+      out << "; " << profile.get("wait_unreplayed") << " left out (unmatched)";
+    out << "\n";
+  }
   for (const Cfh &cfh : profile.cfhs) {
     out << "\nCFH \"" << cfh.name << "\"";
     if (cfh.summary)

@@ -136,6 +136,20 @@ void write_hists(LoadSession &s, const profile::Profile &p, const std::vector<st
   rows->finish();
 }
 
+// Format 1.4: one row per node and wait-state pattern with time.
+void write_waits(LoadSession &s, const profile::Profile &p, const std::vector<std::int64_t> &keys) {
+  auto rows = s.rows("node_wait", {"cfh_id", "node", "pattern", "seconds", "instances"});
+  for (std::size_t index = 0; index < p.cfhs.size(); ++index) {
+    const profile::Cfh &h = p.cfhs[index];
+    for (std::size_t i = 0; i < h.nodes.size(); ++i)
+      for (const profile::Wait &w : h.nodes[i].waits) {
+        rows->integer(keys[index]).integer(std::int64_t(i)).integer(w.pattern);
+        rows->real(w.seconds).integer(std::int64_t(w.instances)).end_row();
+      }
+  }
+  rows->finish();
+}
+
 // Summary mode: per node of each summary CFH, one row per quantity of its spread.
 void write_spreads(LoadSession &s, const profile::Profile &p,
                    const std::vector<std::int64_t> &keys) {
@@ -203,6 +217,7 @@ LoadResult load(Database &db, const profile::Profile &profile, const LoadOptions
   write_all_stats(*session, profile, keys, progress);
   write_spreads(*session, profile, keys);
   write_hists(*session, profile, keys);
+  write_waits(*session, profile, keys);
   session->commit();
   return result;
 }

@@ -171,6 +171,26 @@ void read_hists(Database &db, const Filter &f, const std::vector<std::int64_t> &
              });
 }
 
+// The wait states, one row per node and pattern, in CFH, node and pattern order.
+void read_waits(Database &db, const Filter &f, const std::vector<std::int64_t> &ids,
+                profile::Profile &p) {
+  std::size_t index = 0;
+  query_rows(db,
+             "SELECT w.cfh_id, w.node, w.pattern, w.seconds, w.instances FROM runs r "
+             "JOIN cfh_instances h ON h.run_id = r.run_id "
+             "JOIN node_wait w ON w.cfh_id = h.cfh_id" +
+                 f.where + " ORDER BY w.cfh_id, w.node, w.pattern",
+             f.params, [&](const Row &row) {
+               while (index < ids.size() && ids[index] != row.integer(0))
+                 ++index;
+               auto node = std::size_t(row.integer(1));
+               if (index == ids.size() || node >= p.cfhs[index].nodes.size())
+                 throw Error("a wait state of an unknown node " + row.text(1));
+               p.cfhs[index].nodes[node].waits.push_back(
+                   {std::uint32_t(row.integer(2)), row.real(3), std::uint64_t(row.integer(4))});
+             });
+}
+
 } // namespace
 
 profile::Profile read_run(Database &db, const std::string &label, std::optional<int> rank) {
@@ -187,6 +207,7 @@ profile::Profile read_run(Database &db, const std::string &label, std::optional<
   read_nodes(db, filter, ids, p);
   read_spreads(db, filter, ids, p);
   read_hists(db, filter, ids, p);
+  read_waits(db, filter, ids, p);
   return p;
 }
 

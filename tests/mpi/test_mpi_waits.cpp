@@ -9,6 +9,7 @@
 #include "mpi_launch.hpp"
 
 #include "idb/profile.hpp"
+#include "idb/store.hpp"
 #include "idb/wait_states.h"
 
 #include <gtest/gtest.h>
@@ -101,10 +102,38 @@ void expect_waits(const MpiRun &run) {
   EXPECT_GT(p.number("wait_events"), 4 * 10.0);
 }
 
+// Also through the database (node_wait, the wait_states view) and `idb report`.
 TEST(MpiWaits, KnownWaitsOnASharedClock) {
   MpiRun run = run_waits();
   expect_waits(run);
-  EXPECT_EQ(read(run).get("wait_clock"), "shared time-stamp counter");
+  Profile p = read(run);
+  EXPECT_EQ(p.get("wait_clock"), "shared time-stamp counter");
+
+  std::string db_path = run.dir.file("idb.db");
+  auto db = idb::store::open(db_path);
+  idb::store::LoadOptions options;
+  options.label = "waits";
+  idb::store::load(*db, p, options);
+  EXPECT_EQ(idb::store::read_run(*db, "waits").cfhs.at(0).nodes.size(), p.cfhs.at(0).nodes.size());
+  // Rank 0's late sender: its MPI_Recv, the only receive of the run.
+  idb::store::QueryResult r =
+      idb::store::query(*db, "SELECT description, seconds, instances, share FROM wait_states "
+                             "WHERE label = 'waits' AND rank = 0 AND pattern = 'late sender'");
+  ASSERT_EQ(1u, r.rows.size());
+  EXPECT_EQ("MPI_Recv", r.rows[0][0].value_or(""));
+  double want = expected(run).at({0, 11, IDB_WAIT_late_sender});
+  EXPECT_LE(std::abs(std::stod(r.rows[0][1].value_or("0")) - want), 0.10 * want + 0.002);
+  EXPECT_EQ("1", r.rows[0][2].value_or(""));
+  r = idb::store::query(*db, "SELECT count(*) FROM wait_states WHERE label = 'waits' AND "
+                             "rank IS NULL AND pattern = 'wait at barrier'");
+  EXPECT_EQ("1", r.rows.at(0).at(0).value_or(""));
+  db.reset();
+
+  idb::test::CommandResult report =
+      idb::test::run_command(run.dir, {IDB_TEST_CLI, "report", "waits", "--db", db_path});
+  ASSERT_EQ(0, report.status) << report.output;
+  EXPECT_NE(report.output.find("wait states: "), std::string::npos) << report.output;
+  EXPECT_NE(report.output.find("wait s"), std::string::npos) << report.output;
 }
 
 TEST(MpiWaits, KnownWaitsWithPingPongOffsets) {

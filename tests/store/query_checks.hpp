@@ -6,6 +6,7 @@
 
 #include "idb/histogram.h"
 #include "idb/queries.hpp"
+#include "idb/wait_states.h"
 #include "store_support.hpp"
 #include "synthetic.hpp"
 
@@ -20,11 +21,12 @@
 
 namespace idb::test::queries {
 
-inline constexpr int kSlowRank = 2, kHotProbe = 7;
+inline constexpr int kSlowRank = 2, kHotProbe = 7, kWaitProbe = 3;
 
 // The dataset: synthetic_profile(4, 300), rank 2 slower on every node, the program (the
 // roots) 10 s per rank, 30 s on rank 2, probe 7's nodes timed a million times for 1e-9 s
-// each and then throttled (two million more activations counted), with the run's
+// each and then throttled (two million more activations counted), probe 3's nodes waiting
+// half their time as late senders (rank 0's a quarter more at a barrier), with the run's
 // calibrated charges in its metadata.
 inline profile::Profile dataset() {
   profile::Profile p = synthetic_profile(4, 300);
@@ -47,6 +49,12 @@ inline profile::Profile dataset() {
     for (profile::Node &n : h.nodes)
       if (n.stats.count > 0)
         n.hist = {0, {{idb_hist_bucket(std::uint64_t(n.stats.mean * 1e9)), n.stats.count}}};
+  for (profile::Cfh &h : p.cfhs)
+    for (profile::Node &n : h.nodes)
+      if (n.probe == kWaitProbe && n.stats.count > 0) {
+        n.waits = {{IDB_WAIT_late_sender, n.stats.sum / 2, (n.stats.count + 1) / 2}};
+        if (h.rank == 0) n.waits.push_back({IDB_WAIT_wait_barrier, n.stats.sum / 4, 1});
+      }
   p.meta["noise_per_activation_s"] = "2e-08";
   p.meta["throttled_noise_per_activation_s"] = "5e-09";
   return p;
@@ -278,6 +286,29 @@ inline void check_quantile(store::Database &db, const profile::Profile &p) {
   EXPECT_THROW(canned(db, "quantile", {{"run", "syn"}}), store::Error) << "q is required";
 }
 
+// wait_states: probe 3 waited as a late sender half its time on every rank, most on the
+// slow rank; rank 0 alone a quarter more at a barrier.
+inline void check_wait_states(store::Database &db, const profile::Profile &p) {
+  double total = 0, slow = 0;
+  for (const profile::Cfh &h : p.cfhs)
+    for (const profile::Node &n : h.nodes)
+      if (n.probe == kWaitProbe) {
+        total += n.stats.sum;
+        if (h.rank == kSlowRank) slow += n.stats.sum;
+      }
+  store::QueryResult r = canned(db, "wait_states", {{"run", "syn"}});
+  ASSERT_EQ(2u, r.rows.size());
+  EXPECT_EQ("late sender", r.rows[0][column(r, "pattern")]); // the larger first
+  EXPECT_EQ(std::to_string(kWaitProbe), r.rows[0][column(r, "probe_id")]);
+  expect_close(total / 2, cell(r, 0, "seconds"), "late sender seconds");
+  expect_close(0.5, cell(r, 0, "share"), "late sender share");
+  EXPECT_EQ(std::to_string(kSlowRank), r.rows[0][column(r, "worst_rank")]);
+  expect_close(slow / 2, cell(r, 0, "worst_rank_seconds"), "the slow rank's wait");
+  EXPECT_EQ("wait at barrier", r.rows[1][column(r, "pattern")]);
+  EXPECT_EQ("0", r.rows[1][column(r, "worst_rank")]);
+  EXPECT_TRUE(canned(db, "wait_states", {{"run", "no such run"}}).rows.empty());
+}
+
 // Values for every parameter any canned query takes, on the dataset.
 inline store::KeyValues parameters_for(const idb::queries::CannedQuery &q) {
   const store::KeyValues all = {{"run", "syn"},        {"limit", "10"},      {"rank", "0"},
@@ -291,7 +322,7 @@ inline store::KeyValues parameters_for(const idb::queries::CannedQuery &q) {
 
 // Every canned query parses and answers rows on `db` (which holds the dataset).
 inline void check_every_query_runs(store::Database &db) {
-  ASSERT_EQ(8u, idb::queries::canned_queries().size());
+  ASSERT_EQ(9u, idb::queries::canned_queries().size());
   for (const idb::queries::CannedQuery &q : idb::queries::canned_queries()) {
     EXPECT_FALSE(q.answers.empty()) << q.name;
     EXPECT_FALSE(q.parameters.empty()) << q.name;

@@ -46,6 +46,7 @@ TEST_F(Queries, PruningCandidatesFindTheHotProbe) {
 TEST_F(Queries, ProbeAcrossRuns) {
   queries::check_probe_across_runs(*db, profile);
   queries::check_quantile(*db, profile);
+  queries::check_wait_states(*db, profile);
 }
 
 TEST_F(Queries, ImbalanceEqualsTheSqliteView) {

@@ -63,10 +63,10 @@ TEST_F(StorePostgres, OpensAndMigratesAnEmptyDatabase) {
   auto db = store::open(url);
   EXPECT_EQ("postgresql", db->engine());
   EXPECT_EQ(url, db->location());
-  EXPECT_EQ(3, db->version());
+  EXPECT_EQ(4, db->version());
   EXPECT_EQ("0", scalar(*db, "SELECT count(*) FROM runs"));
   db = store::open(url); // again: nothing to migrate
-  EXPECT_EQ(3, db->version());
+  EXPECT_EQ(4, db->version());
   EXPECT_TRUE(store::runs(*db).empty());
 }
 
@@ -203,7 +203,7 @@ TEST_F(StorePostgres, LargeResultsAndDataChangingStatementsBothRead) {
       *db, "WITH changed AS (UPDATE idb_schema SET version = version RETURNING version) "
            "SELECT version FROM changed");
   ASSERT_EQ(1u, r.rows.size());
-  EXPECT_EQ("3", r.rows[0][0]);
+  EXPECT_EQ("4", r.rows[0][0]);
   EXPECT_EQ("1", scalar(*db, "SELECT count(*) FROM idb_schema"));
 }
 
@@ -275,6 +275,7 @@ TEST_F(StorePostgres, CannedQueriesAnswerAsOnSqlite) {
   queries::check_pruning_candidates(*db, p);
   queries::check_probe_across_runs(*db, p);
   queries::check_quantile(*db, p);
+  queries::check_wait_states(*db, p);
   RunResult r = idb({"query", "critical_path", "--db", url, "--param", "run=syn", "--param",
                      "rank=2", "--param", "thread=0", "--format", "csv"});
   ASSERT_EQ(0, r.status) << r.err;
