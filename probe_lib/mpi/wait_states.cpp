@@ -478,6 +478,9 @@ void wait_init() {
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     g_events = p == MAP_FAILED ? nullptr : static_cast<Event *>(p);
     if (!g_events) g_capacity = 0;
+    // Huge pages where the kernel offers them: a page fault per 2 MiB of events rather
+    // than per 4 KiB (85 events), which costs a recorded call some 180 ns on a VM.
+    if (g_events) madvise(p, g_capacity * sizeof(Event), MADV_HUGEPAGE);
   }
   add_shadow(MPI_COMM_WORLD);
   int *sync = synchronised_ranks(rank, size);

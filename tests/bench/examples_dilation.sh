@@ -191,8 +191,9 @@ run_one() {
 sql() { "$idb" query "$2" --db "$1" --format csv | tail -n +2; }
 
 # Bytes of a profile after its META section (file header 16 bytes, section header 24),
-# without its HIST sections: a duration histogram holds the buckets its durations reached,
-# which a longer run may add to (up to a bound the structure sets, tests/mpi).
+# without its HIST and WAIT sections: a duration histogram holds the buckets its durations
+# reached, and a WAIT section the patterns its COMM nodes waited in, which a longer run may
+# add to (up to a bound the structure sets: tests/mpi, docs/profile-format.md).
 data_bytes() {
   local size at=16 type length hist=0 meta
   size=$(stat -c %s "$1")
@@ -200,7 +201,7 @@ data_bytes() {
   while ((at + 24 <= size)); do
     type=$(od -An -t u4 -j "$at" -N 4 "$1" | tr -d ' ')
     length=$(od -An -t u8 -j $((at + 8)) -N 8 "$1" | tr -d ' ')
-    ((type == 5)) && hist=$((hist + 24 + length))
+    ((type == 5 || type == 6)) && hist=$((hist + 24 + length))
     at=$((at + 24 + length))
   done
   echo $((size - 40 - meta - hist))
@@ -333,7 +334,7 @@ status=0
 if ((long)); then
   echo
   echo "Ten times the iterations (one run each): the profile's bytes after its META section"
-  echo "(its duration histograms aside) must equal the short run's."
+  echo "(its duration histograms and wait states aside) must equal the short run's."
   echo
   echo "| example | arguments | configuration | wall s | nodes/rank | profile B | bytes after META |" \
     "short run's | same | database B |"
