@@ -124,6 +124,10 @@ step "balance, master/worker: rank 0's critical path (idb query critical_path)"
   awk -F, 'NR > 1 { printf "  %*s%s  %.3f s", 2 * $2, "", $5, $7
                     if ($10 != "") printf ", %.0f%% of its parent", 100 * $10
                     print "" }'
+step "balance, master/worker: time lost waiting for another rank, and why (idb query wait_states)"
+"$idb" query wait_states --db "$db" --param run=balance-master-1 --format csv |
+  awk -F, 'NR > 1 { printf "  %-30s %-16s %7.3f s, %3.0f%% of its time, %d waits; most on rank %s\n",
+                           $2, $3, $4, 100 * $6, $5, $7 }'
 step "who does the work: examples/balance/compare-distribution.edf (COMPARE, CPU time)"
 edf_rows examples/balance/compare-distribution.edf 'run_task\('
 
