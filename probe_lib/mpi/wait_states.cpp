@@ -266,8 +266,8 @@ bool unmatched_streams(MPI_Comm comm, int size, std::uint64_t events, Keys &bad)
     std::free(sent), std::free(recv), std::free(counts);
     return false;
   }
-  int *send_n = counts, *recv_n = counts + size, *send_at = counts + 2 * size,
-      *recv_at = counts + 3 * size;
+  const auto n = std::size_t(size);
+  int *send_n = counts, *recv_n = counts + n, *send_at = counts + 2 * n, *recv_at = counts + 3 * n;
   // Each sender's streams go to their receiver (byte counts of Key records).
   for (std::uint64_t i = 0; i < ns; ++i)
     if (sent[i].peer >= 0) send_n[sent[i].peer] += int(sizeof(Key));

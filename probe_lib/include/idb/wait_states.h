@@ -26,14 +26,14 @@ enum idb_wait_pattern {
       IDB_WAIT_PATTERN_COUNT
 };
 
-/* The pattern's name ("late sender"); NULL for a number past the last. */
+/* The pattern's name ("late sender"); "" for a number past the last. */
 static inline const char *idb_wait_pattern_name(unsigned pattern) {
   static const char *const names[] = {
 #define IDB_WAIT_NAME_(key, name) name,
       IDB_WAIT_PATTERNS(IDB_WAIT_NAME_)
 #undef IDB_WAIT_NAME_
-  };
-  return pattern < IDB_WAIT_PATTERN_COUNT ? names[pattern] : 0;
+          ""};
+  return names[pattern < IDB_WAIT_PATTERN_COUNT ? pattern : IDB_WAIT_PATTERN_COUNT];
 }
 
 #endif /* IDB_WAIT_STATES_H */
