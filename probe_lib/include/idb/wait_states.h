@@ -33,7 +33,7 @@ static inline const char *idb_wait_pattern_name(unsigned pattern) {
       IDB_WAIT_PATTERNS(IDB_WAIT_NAME_)
 #undef IDB_WAIT_NAME_
           ""};
-  return names[pattern < IDB_WAIT_PATTERN_COUNT ? pattern : IDB_WAIT_PATTERN_COUNT];
+  return names[pattern < IDB_WAIT_PATTERN_COUNT ? pattern : (unsigned)IDB_WAIT_PATTERN_COUNT];
 }
 
 #endif /* IDB_WAIT_STATES_H */
