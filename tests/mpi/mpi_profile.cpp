@@ -5,6 +5,7 @@
 #include "idb/histogram.h"
 #include "idb/profile_format.h"
 #include "idb/tree.hpp"
+#include "idb/wait_states.h"
 
 #include <cstring>
 #include <vector>
@@ -76,6 +77,16 @@ std::uint64_t hist_bound(const std::string &path) {
   for (const Cfh &cfh : read.profile->cfhs)
     bound += IDB_SECTION_HEADER_SIZE + IDB_HIST_FIXED_SIZE +
              cfh.nodes.size() * (12 + std::uint64_t(IDB_HIST_BUCKETS) * IDB_HIST_PAIR_SIZE);
+  return bound;
+}
+
+std::uint64_t wait_bound(const std::string &path) {
+  std::uint64_t bound = 0;
+  auto read = idb::profile::read_profile(path);
+  if (!read.profile) return 0;
+  for (const Cfh &cfh : read.profile->cfhs)
+    bound += IDB_SECTION_HEADER_SIZE +
+             cfh.nodes.size() * std::uint64_t(IDB_WAIT_PATTERN_COUNT) * IDB_WAIT_ITEM_SIZE;
   return bound;
 }
 

@@ -29,4 +29,8 @@ std::map<std::uint32_t, std::uint64_t> section_bytes(const std::string &path);
 // sets: per CFH a section header and its fixed part, per node a histogram of every bucket.
 std::uint64_t hist_bound(const std::string &path);
 
+// The most bytes its WAIT sections can take: per CFH a section header, per node an item
+// for every wait-state pattern.
+std::uint64_t wait_bound(const std::string &path);
+
 } // namespace idb::test
