@@ -84,7 +84,7 @@ struct Limits {
 };
 
 // Time a node's activations waited in one wait-state pattern (idb/wait_states.h), which
-// the MPI layer's replay adds at finalize (idb_ext_add_wait).
+// the MPI layer's replay adds at finalize (idb_ext_add_waits).
 struct WaitItem {
   std::uint32_t node;
   std::uint32_t pattern;

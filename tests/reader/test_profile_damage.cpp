@@ -6,6 +6,7 @@
 #include "idb/histogram.h"
 #include "idb/profile.hpp"
 #include "idb/profile_format.h"
+#include "idb/wait_states.h"
 #include "support.hpp"
 
 #include <gtest/gtest.h>
@@ -458,6 +459,70 @@ TEST(ParseProfile, RefusesHistogramsTheFormatForbids) {
   RawProfile early = p;
   early.sections.insert(early.sections.begin() + 2, p.sections[3]);
   EXPECT_NE(std::string::npos, refused(early).find("HIST section without a CFH before it"))
+      << refused(early);
+}
+
+// A WAIT section after the first CFH (and its HIST section): (node, pattern, seconds,
+// instances) items, refused where the format forbids them, read back where it allows.
+struct WaitEntry {
+  std::uint32_t node = 0, pattern = 0;
+  double seconds = 0;
+  std::uint64_t instances = 0;
+};
+
+RawSection wait_section(const std::vector<WaitEntry> &entries) {
+  std::string p;
+  for (const WaitEntry &e : entries) {
+    std::size_t at = p.size();
+    p.resize(at + IDB_WAIT_ITEM_SIZE);
+    put_u32(p, at, e.node);
+    put_u32(p, at + 4, e.pattern);
+    std::memcpy(p.data() + at + 8, &e.seconds, 8);
+    put_u64(p, at + 16, e.instances);
+  }
+  return RawSection{IDB_SECTION_WAIT, std::uint32_t(entries.size()), p};
+}
+
+TEST(ParseProfile, RefusesWaitStatesTheFormatForbids) {
+  RawProfile p = raw();
+  ASSERT_EQ(IDB_SECTION_CFH, p.sections[2].type);
+  ASSERT_EQ(IDB_SECTION_HIST, p.sections[3].type);
+  auto with = [&](const std::vector<WaitEntry> &entries) {
+    RawProfile q = p;
+    q.sections.insert(q.sections.begin() + 4, wait_section(entries));
+    return q;
+  };
+  // The root took well over a nanosecond, once.
+  const WaitEntry good{0, IDB_WAIT_late_sender, 1e-9, 1};
+  ReadResult r = profile::parse_profile(encode_profile(with({good})));
+  ASSERT_TRUE(r.profile) << r.error;
+  ASSERT_EQ(1u, r.profile->cfhs[0].nodes[0].waits.size());
+  EXPECT_EQ((profile::Wait{IDB_WAIT_late_sender, 1e-9, 1}), r.profile->cfhs[0].nodes[0].waits[0]);
+  auto why = [&](WaitEntry e) { return refused(with({e})); };
+  WaitEntry bad = good;
+  bad.pattern = IDB_WAIT_PATTERN_COUNT;
+  EXPECT_NE(std::string::npos, why(bad).find("has pattern 6 (at most 5)")) << why(bad);
+  bad = good;
+  bad.node = 9999;
+  EXPECT_NE(std::string::npos, why(bad).find("which its CFH does not have")) << why(bad);
+  for (double seconds : {-1.0, std::nan(""), 1e9}) {
+    bad = good;
+    bad.seconds = seconds;
+    EXPECT_NE(std::string::npos, why(bad).find("but the node took")) << why(bad);
+  }
+  for (std::uint64_t instances : {std::uint64_t(0), std::uint64_t(2)}) {
+    bad = good;
+    bad.instances = instances;
+    EXPECT_NE(std::string::npos, why(bad).find("activations")) << why(bad);
+  }
+  EXPECT_NE(std::string::npos, refused(with({good, good})).find("out of (node, pattern) order"))
+      << refused(with({good, good}));
+  RawProfile twice = with({good});
+  twice.sections.insert(twice.sections.begin() + 5, wait_section({good}));
+  EXPECT_NE(std::string::npos, refused(twice).find("a second WAIT section")) << refused(twice);
+  RawProfile early = p;
+  early.sections.insert(early.sections.begin() + 2, wait_section({good}));
+  EXPECT_NE(std::string::npos, refused(early).find("WAIT section without a CFH before it"))
       << refused(early);
 }
 
