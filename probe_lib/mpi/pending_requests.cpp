@@ -20,7 +20,9 @@ static_assert(sizeof(MPI_Request) <= sizeof(std::uint64_t), "a request handle fi
 constexpr std::uint32_t kSlots = 8192; // the table holds 6,144 requests at most
 
 struct Entry {
-  std::uint64_t sent; // a persistent send's bytes per start; 0 for a receive
+  std::uint64_t sent;  // a persistent send's bytes per start; 0 for a receive
+  std::uint32_t event; // the wait event of the latest post, 0 for none
+  Envelope where;      // a persistent request's
   bool persistent, send;
 };
 using Table = rt::HashMap<Entry>;
@@ -70,32 +72,37 @@ bool put(std::uint64_t key, const Entry &entry) {
 
 } // namespace
 
-bool pending_add(MPI_Request request, bool persistent) {
+bool pending_add(MPI_Request request, bool persistent, std::uint32_t event, const Envelope &where) {
   if (request == MPI_REQUEST_NULL) return true;
-  return put(key_of(request), {0, persistent, false});
+  return put(key_of(request), {0, event, where, persistent, false});
 }
 
-bool pending_add_send(MPI_Request request, std::uint64_t bytes) {
+bool pending_add_send(MPI_Request request, std::uint64_t bytes, const Envelope &where) {
   if (request == MPI_REQUEST_NULL) return true;
-  return put(key_of(request), {bytes, true, true});
+  return put(key_of(request), {bytes, 0, where, true, true});
 }
 
-std::uint64_t pending_started(MPI_Request request) {
-  if (!pending_any() || request == MPI_REQUEST_NULL) return 0;
+void pending_add_ssend(MPI_Request request, std::uint32_t event) {
+  if (request != MPI_REQUEST_NULL) put(key_of(request), {0, event, {}, false, true});
+}
+
+Started pending_started(MPI_Request request) {
+  Started out;
+  if (!pending_any() || request == MPI_REQUEST_NULL) return out;
   Guard guard;
   const Entry *e = table().find(key_of(request));
-  return e && e->send ? e->sent : 0;
+  if (!e || !e->persistent) return out;
+  out.found = true;
+  out.send = e->send;
+  out.bytes = e->sent;
+  out.where = e->where;
+  return out;
 }
 
-bool pending_take(MPI_Request request) {
-  if (!pending_any() || request == MPI_REQUEST_NULL) return false;
+void pending_mark(MPI_Request request, std::uint32_t event) {
+  if (!pending_any() || request == MPI_REQUEST_NULL) return;
   Guard guard;
-  std::uint64_t key = key_of(request);
-  const Entry *e = table().find(key);
-  if (!e || e->send) return false;
-  if (!e->persistent) table().erase(key);
-  publish();
-  return true;
+  if (Entry *e = table().find(key_of(request))) e->event = event;
 }
 
 void pending_forget(MPI_Request request) {
@@ -105,13 +112,28 @@ void pending_forget(MPI_Request request) {
   publish();
 }
 
-std::uint64_t pending_completed(MPI_Request request, const MPI_Status &status) {
-  if (!pending_take(request)) return 0;
+Completed pending_completed(MPI_Request request, const MPI_Status &status) {
+  Completed out;
+  if (!pending_any() || request == MPI_REQUEST_NULL) return out;
+  bool receive = false;
+  {
+    Guard guard;
+    std::uint64_t key = key_of(request);
+    Entry *e = table().find(key);
+    if (!e) return out;
+    receive = !e->send;
+    out.event = e->event;
+    e->event = 0; // a persistent request's next start posts anew
+    if (!e->persistent) table().erase(key);
+    publish();
+  }
   int cancelled = 0, bytes = 0;
   PMPI_Test_cancelled(&status, &cancelled);
-  if (cancelled || status.MPI_SOURCE == MPI_PROC_NULL) return 0;
+  if (cancelled || (receive && status.MPI_SOURCE == MPI_PROC_NULL)) return {};
+  if (!receive) return out;
   PMPI_Get_count(&status, MPI_BYTE, &bytes);
-  return bytes > 0 ? std::uint64_t(bytes) : 0;
+  out.bytes = bytes > 0 ? std::uint64_t(bytes) : 0;
+  return out;
 }
 
 } // namespace idb::mpi

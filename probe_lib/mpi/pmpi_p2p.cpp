@@ -2,6 +2,7 @@
 // sendrecv and probes. Sends count their buffer's bytes as sent; a blocking receive
 // counts what its status says arrived; a non-blocking receive registers its request, and
 // the wait or test that completes it counts what arrived (pmpi_complete.cpp, docs/mpi.md).
+// Each call records its wait-state event (wait_states.h).
 // Probes carry time only.
 #include "comm_probe.h"
 #include "pending_requests.h"
@@ -58,10 +59,18 @@ int isend_call(Function f, const void *buf, int count, MPI_Datatype type, int de
     rc = PMPI_Isend(buf, count, type, dest, tag, comm, request);
   }
   if (rc == MPI_SUCCESS && call.on() && dest != MPI_PROC_NULL) call.sent(bytes_of(count, type));
-  // The message leaves when the call starts; a synchronous one's wait is the wait's.
-  if (rc == MPI_SUCCESS) wait.send(false, comm, dest, tag);
-  // A handle that a freed receive request left in the table is a send's now.
-  if (rc == MPI_SUCCESS) pending_forget(*request);
+  if (rc != MPI_SUCCESS) return rc;
+  // The message leaves when the call starts. A synchronous one's wait for its receiver is
+  // in the call that completes it, which joins this event through the request.
+  std::uint32_t event = 0;
+  if (f == k_MPI_Issend)
+    event = wait.posted_ssend(comm, dest, tag);
+  else
+    wait.send(false, comm, dest, tag);
+  if (event)
+    pending_add_ssend(*request, event);
+  else
+    pending_forget(*request); // a handle that a freed receive request left in the table
   return rc;
 }
 
@@ -121,9 +130,11 @@ int MPI_Irsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
 int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
               MPI_Request *request) {
   Call call(k_MPI_Irecv);
+  WaitEvent wait(call);
   int rc = PMPI_Irecv(buf, count, type, source, tag, comm, request);
+  if (rc != MPI_SUCCESS || !call.on() || source == MPI_PROC_NULL) return rc;
   // Counted when it completes; only a full table falls back to the posted size.
-  if (rc == MPI_SUCCESS && call.on() && source != MPI_PROC_NULL && !pending_add(*request, false))
+  if (!pending_add(*request, false, wait.posted_recv(comm, source, tag)))
     call.received(bytes_of(count, type));
   return rc;
 }

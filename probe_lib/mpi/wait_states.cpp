@@ -17,16 +17,30 @@ namespace idb::mpi {
 
 namespace {
 
-// One call: 48 bytes.
+// One call (or one request a wait or test completed): 48 bytes.
 struct Event {
   std::uint64_t enter, exit; // ticks of this process's wall clock
   void *cfh;                 // the COMM node that timed the call (idb_ext_site_t)
   std::uint32_t node;
   std::uint8_t kind; // WaitKind
+  std::uint8_t last; // 0 when the next event belongs to the same completing call
   std::int32_t comm; // index into the shadow table
-  std::int32_t peer; // destination or source (rank in comm); root for rooted collectives
+  // Destination or source (rank in comm), root for rooted collectives; a posted receive's
+  // is -1 until a completion says which message it matched.
+  std::int32_t peer;
   std::int32_t tag;
+  // completed: the index of its post. A post: its ordinal among the posts (the replay's).
+  std::uint32_t link;
 };
+static_assert(sizeof(Event) == 48, "an event is 48 bytes");
+
+bool is_send(WaitKind k) {
+  return k == WaitKind::send || k == WaitKind::ssend || k == WaitKind::posted_ssend;
+}
+
+bool is_collective(WaitKind k) {
+  return k >= WaitKind::barrier && k <= WaitKind::reduce;
+}
 
 // A communicator the program used, duplicated twice for the replay (forward messages and
 // the answers of synchronous receives), with the world ranks of its members.
@@ -41,6 +55,7 @@ struct Shadow {
 constexpr int kMaxComms = 1024;
 constexpr int kClockTag = 7354;
 constexpr std::uint64_t kDefaultBuffer = 64ull << 20;
+constexpr std::uint64_t kMaxEvents = 0xfffffffeull; // an event's handle, index + 1, is 32 bits
 
 Shadow g_comms[kMaxComms];
 std::atomic<int> g_comm_count{0};
@@ -82,13 +97,25 @@ int shadow_of(MPI_Comm comm) {
   return -1;
 }
 
-void append(const Event &e) {
+// Reserves `n` consecutive events; the first one's index (at or past g_capacity: none).
+std::uint64_t reserve(std::uint64_t n) {
   if (!t_recorded) {
     t_recorded = true;
     g_threads.fetch_add(1, std::memory_order_relaxed);
   }
-  std::uint64_t at = g_next.fetch_add(1, std::memory_order_relaxed);
-  if (at < g_capacity) g_events[at] = e;
+  std::uint64_t at = g_next.fetch_add(n, std::memory_order_relaxed);
+  if (at + n <= g_capacity) return at;
+  for (std::uint64_t k = at; k < g_capacity; ++k) // the part that fits stays unused
+    g_events[k].kind = std::uint8_t(WaitKind::skipped);
+  return g_capacity;
+}
+
+// Appends `e`; its handle (index + 1), 0 when the buffer is full.
+std::uint32_t append(const Event &e) {
+  std::uint64_t at = reserve(1);
+  if (at >= g_capacity) return 0;
+  g_events[at] = e;
+  return std::uint32_t(at + 1);
 }
 
 // Rank 0's seconds at this rank's tick `t`.
@@ -190,7 +217,24 @@ struct Key {
   std::uint64_t comm;
   std::int32_t peer, tag;
   std::uint64_t count;
+  std::uint64_t synchronous; // some send of the stream waits for its receive
 };
+
+// Whether event `e` sends (true) or receives (false) on a stream; false for both when it
+// does neither (collectives, completions, a post no completion resolved).
+bool sends_on_stream(const Event &e) {
+  return is_send(WaitKind(e.kind));
+}
+bool receives_on_stream(const Event &e) {
+  auto k = WaitKind(e.kind);
+  return k == WaitKind::recv || (k == WaitKind::posted_recv && e.peer >= 0);
+}
+
+// The stream of a point-to-point event.
+Key key_of(const Event &e) {
+  const Shadow &s = g_comms[e.comm];
+  return {s.id, s.world && e.peer >= 0 ? s.world[e.peer] : -1, e.tag, 1, 0};
+}
 
 int by_key(const void *a, const void *b) {
   const Key &x = *static_cast<const Key *>(a), &y = *static_cast<const Key *>(b);
@@ -208,20 +252,20 @@ Key *streams(std::uint64_t events, bool sends, std::uint64_t *n) {
   if (!keys) return nullptr;
   for (std::uint64_t i = 0; i < events; ++i) {
     const Event &e = g_events[i];
-    bool is_send =
-        e.kind == std::uint8_t(WaitKind::send) || e.kind == std::uint8_t(WaitKind::ssend);
-    bool is_recv = e.kind == std::uint8_t(WaitKind::recv);
-    if (sends ? !is_send : !is_recv) continue;
-    const Shadow &s = g_comms[e.comm];
-    keys[(*n)++] = {s.id, s.world ? s.world[e.peer] : -1, e.tag, 1};
+    if (sends ? !sends_on_stream(e) : !receives_on_stream(e)) continue;
+    keys[*n] = key_of(e);
+    auto k = WaitKind(e.kind);
+    keys[(*n)++].synchronous = k == WaitKind::ssend || k == WaitKind::posted_ssend ? 1 : 0;
   }
   std::qsort(keys, *n, sizeof(Key), by_key);
   std::uint64_t out = 0;
   for (std::uint64_t i = 0; i < *n; ++i) {
-    if (out > 0 && by_key(&keys[out - 1], &keys[i]) == 0)
+    if (out > 0 && by_key(&keys[out - 1], &keys[i]) == 0) {
       ++keys[out - 1].count;
-    else
+      keys[out - 1].synchronous |= keys[i].synchronous;
+    } else {
       keys[out++] = keys[i];
+    }
   }
   *n = out;
   return keys;
@@ -254,9 +298,12 @@ struct Keys {
 
 // Exchanges each stream's count between its two ends (all-to-alls over `comm`, the
 // world's forward duplicate) and gives the streams this rank must leave out of the replay
-// because the ends disagree, sorted. Every rank takes part in every collective whatever
-// its memory; false on every rank when one of them ran out (then nothing is replayed).
-bool unmatched_streams(MPI_Comm comm, int size, std::uint64_t events, Keys &bad) {
+// because the ends disagree (`bad`), and those whose receiver answers every message
+// because some of their sends are synchronous (`answered`), both sorted. A key names the
+// other rank and so stands for both directions between the two, alike at both ends.
+// Every rank takes part in every collective whatever its memory; false on every rank when
+// one of them ran out (then nothing is replayed).
+bool unmatched_streams(MPI_Comm comm, int size, std::uint64_t events, Keys &bad, Keys &answered) {
   std::uint64_t ns = 0, nr = 0;
   Key *sent = streams(events, true, &ns), *recv = streams(events, false, &nr);
   auto *counts = static_cast<int *>(std::calloc(4 * std::size_t(size), sizeof(int)));
@@ -301,7 +348,10 @@ bool unmatched_streams(MPI_Comm comm, int size, std::uint64_t events, Keys &bad)
       Key mine = incoming[i];
       mine.peer = r;
       auto *found = static_cast<Key *>(std::bsearch(&mine, recv, nr, sizeof(Key), by_key));
-      if (found && found->count == incoming[i].count) continue;
+      if (found && found->count == incoming[i].count) {
+        if (mine.synchronous) answered.push(mine);
+        continue;
+      }
       bad.push(mine); // this rank's receives from r on it
       answer[nanswer] = incoming[i];
       answer[nanswer++].peer = me;
@@ -335,18 +385,23 @@ bool unmatched_streams(MPI_Comm comm, int size, std::uint64_t events, Keys &bad)
     for (std::uint64_t i = 0; i < total_back; ++i)
       bad.push(returned[i]); // (comm, the receiver, tag): this rank's sends to it on it
   }
+  for (std::uint64_t i = 0; i < ns; ++i)
+    if (sent[i].synchronous) answered.push(sent[i]);
   std::free(sent), std::free(recv), std::free(counts), std::free(incoming), std::free(answer),
       std::free(returned);
-  ok = ok && !bad.failed ? 1 : 0;
+  ok = ok && !bad.failed && !answered.failed ? 1 : 0;
   PMPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_LAND, comm);
-  if (ok) std::qsort(bad.items, bad.count, sizeof(Key), by_key);
+  if (ok) {
+    std::qsort(bad.items, bad.count, sizeof(Key), by_key);
+    std::qsort(answered.items, answered.count, sizeof(Key), by_key);
+  }
   return ok != 0;
 }
 
-// What a sender tells its receiver, and a synchronous receiver answers.
+// What a sender tells its receiver, and a receiver answers on a stream with synchronous
+// sends.
 struct Message {
   double enter, exit;
-  std::int32_t synchronous, reserved;
 };
 
 // Waits summed per (site, pattern) before they go to the runtime.
@@ -439,7 +494,7 @@ void WaitEvent::send(bool synchronous, MPI_Comm comm, int dest, int tag) {
   if (c < 0 || dest >= g_comms[c].size) return;
   idb_ext_comm_site(&site);
   auto kind = synchronous ? WaitKind::ssend : WaitKind::send;
-  append({enter_, idb_ext_now(), site.cfh, site.node, std::uint8_t(kind), c, dest, tag});
+  append({enter_, idb_ext_now(), site.cfh, site.node, std::uint8_t(kind), 1, c, dest, tag, 0});
 }
 
 void WaitEvent::received(MPI_Comm comm, const MPI_Status &status) {
@@ -448,8 +503,8 @@ void WaitEvent::received(MPI_Comm comm, const MPI_Status &status) {
   idb_ext_site_t site{};
   if (c < 0 || status.MPI_SOURCE >= g_comms[c].size) return;
   idb_ext_comm_site(&site);
-  append({enter_, idb_ext_now(), site.cfh, site.node, std::uint8_t(WaitKind::recv), c,
-          status.MPI_SOURCE, status.MPI_TAG});
+  append({enter_, idb_ext_now(), site.cfh, site.node, std::uint8_t(WaitKind::recv), 1, c,
+          status.MPI_SOURCE, status.MPI_TAG, 0});
 }
 
 void WaitEvent::collective(WaitKind kind, MPI_Comm comm, int root) {
@@ -458,7 +513,63 @@ void WaitEvent::collective(WaitKind kind, MPI_Comm comm, int root) {
   idb_ext_site_t site{};
   if (c < 0 || root < 0 || root >= g_comms[c].size) return;
   idb_ext_comm_site(&site);
-  append({enter_, idb_ext_now(), site.cfh, site.node, std::uint8_t(kind), c, root, 0});
+  append({enter_, idb_ext_now(), site.cfh, site.node, std::uint8_t(kind), 1, c, root, 0, 0});
+}
+
+std::uint32_t WaitEvent::posted_recv(MPI_Comm comm, int source, int tag) {
+  if (!on_ || source == MPI_PROC_NULL) return 0;
+  int c = shadow_of(comm);
+  idb_ext_site_t site{};
+  if (c < 0) return 0;
+  idb_ext_comm_site(&site);
+  return append({enter_, idb_ext_now(), site.cfh, site.node, std::uint8_t(WaitKind::posted_recv), 1,
+                 c, -1, tag, 0});
+}
+
+std::uint32_t WaitEvent::posted_ssend(MPI_Comm comm, int dest, int tag) {
+  if (!on_ || dest == MPI_PROC_NULL || dest < 0) return 0;
+  int c = shadow_of(comm);
+  idb_ext_site_t site{};
+  if (c < 0 || dest >= g_comms[c].size) return 0;
+  idb_ext_comm_site(&site);
+  return append({enter_, idb_ext_now(), site.cfh, site.node, std::uint8_t(WaitKind::posted_ssend),
+                 1, c, dest, tag, 0});
+}
+
+void WaitEvent::completed(const Finished *done, int n) {
+  if (!on_ || n <= 0) return;
+  std::uint64_t exit = idb_ext_now();
+  int joined = 0;
+  for (int k = 0; k < n; ++k) {
+    if (done[k].event == 0) continue;
+    Event &p = g_events[done[k].event - 1]; // an event this rank appended before
+    ++joined;
+    if (WaitKind(p.kind) != WaitKind::posted_recv) continue;
+    // Which message the post matched: its stream counts even when the completion finds
+    // the buffer full.
+    bool fits = done[k].source >= 0 && done[k].source < g_comms[p.comm].size;
+    p.peer = fits ? done[k].source : -1;
+    p.tag = done[k].tag;
+  }
+  std::uint64_t at = joined ? reserve(std::uint64_t(joined)) : g_capacity;
+  if (at >= g_capacity) return;
+  idb_ext_site_t site{};
+  idb_ext_comm_site(&site);
+  for (int k = 0; k < n; ++k) {
+    if (done[k].event == 0) continue;
+    std::uint32_t post = done[k].event - 1;
+    const Event &p = g_events[post];
+    g_events[at++] = {enter_,
+                      exit,
+                      site.cfh,
+                      site.node,
+                      std::uint8_t(WaitKind::completed),
+                      --joined == 0 ? std::uint8_t(1) : std::uint8_t(0),
+                      p.comm,
+                      p.peer,
+                      p.tag,
+                      post};
+  }
 }
 
 void wait_init() {
@@ -473,6 +584,7 @@ void wait_init() {
     return;
   }
   g_capacity = buffer_bytes() / sizeof(Event);
+  if (g_capacity > kMaxEvents) g_capacity = kMaxEvents;
   if (g_capacity > 0) {
     void *p = mmap(nullptr, g_capacity * sizeof(Event), PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -519,8 +631,8 @@ void wait_replay() {
   std::free(sync);
 
   std::uint64_t recorded = g_next.load(), events = recorded < g_capacity ? recorded : g_capacity;
-  Keys bad;
-  bool p2p = unmatched_streams(world, size, events, bad);
+  Keys bad, answered;
+  bool p2p = unmatched_streams(world, size, events, bad, answered);
 
   // Each communicator's collectives, up to the count every member recorded.
   int comms = g_comm_count.load();
@@ -528,7 +640,7 @@ void wait_replay() {
       static_cast<std::uint64_t *>(std::calloc(std::size_t(comms), sizeof(std::uint64_t)));
   auto *seen = static_cast<std::uint64_t *>(std::calloc(std::size_t(comms), sizeof(std::uint64_t)));
   for (std::uint64_t i = 0; limit && i < events; ++i)
-    if (g_events[i].kind >= std::uint8_t(WaitKind::barrier)) ++limit[g_events[i].comm];
+    if (is_collective(WaitKind(g_events[i].kind))) ++limit[g_events[i].comm];
   for (int c = 0; c < comms; ++c) {
     std::uint64_t n = limit && seen ? limit[c] : 0; // without memory: none, on every member
     PMPI_Allreduce(MPI_IN_PLACE, &n, 1, MPI_UINT64_T, MPI_MIN, g_comms[c].forward);
@@ -537,18 +649,39 @@ void wait_replay() {
 
   Sums sums;
   Requests pending;
-  std::uint64_t skipped = 0, np2p = 0;
-  for (std::uint64_t i = 0; i < events; ++i)
-    if (g_events[i].kind <= std::uint8_t(WaitKind::recv)) ++np2p;
-  // Messages out (sends, and the answers to synchronous ones), and the answers awaited.
+  std::uint64_t skipped = 0, np2p = 0, nposts = 0;
+  for (std::uint64_t i = 0; i < events; ++i) {
+    auto kind = WaitKind(g_events[i].kind);
+    if (kind == WaitKind::posted_recv || kind == WaitKind::posted_ssend)
+      g_events[i].link = std::uint32_t(nposts++);
+    if (kind <= WaitKind::recv || kind == WaitKind::posted_recv || kind == WaitKind::posted_ssend)
+      ++np2p;
+  }
+  // Messages out (sends, and the answers of receivers), the answers blocking sends await,
+  // and each post's message (a receive's) or answer (a synchronous send's) and request.
   auto *out = static_cast<Message *>(std::malloc(sizeof(Message) * (np2p + 1)));
   auto *answers = static_cast<Message *>(std::malloc(sizeof(Message) * (np2p + 1)));
-  auto *answered = static_cast<std::uint64_t *>(std::malloc(sizeof(std::uint64_t) * (np2p + 1)));
-  Requests replies; // the answers synchronous sends wait for, beside `answered`
+  auto *awaiting = static_cast<std::uint64_t *>(std::malloc(sizeof(std::uint64_t) * (np2p + 1)));
+  auto *post_msg = static_cast<Message *>(std::malloc(sizeof(Message) * (nposts + 1)));
+  auto *post_req = static_cast<MPI_Request *>(std::malloc(sizeof(MPI_Request) * (nposts + 1)));
+  for (std::uint64_t k = 0; post_req && k < nposts; ++k)
+    post_req[k] = MPI_REQUEST_NULL;
+  Requests replies; // the answers blocking sends wait for, beside `awaiting`
   std::uint64_t nout = 0, nreplies = 0;
-  int ready = out && answers && answered && limit && seen ? 1 : 0;
+  int ready = out && answers && awaiting && post_msg && post_req && limit && seen ? 1 : 0;
   PMPI_Allreduce(MPI_IN_PLACE, &ready, 1, MPI_INT, MPI_LAND, world);
   if (!ready) p2p = false; // on every rank alike
+  // A receive answers its sender when the stream has synchronous sends.
+  auto answer = [&](const Event &e, const Shadow &s, double enter, double exit) {
+    Message &a = out[nout++];
+    a = {enter, exit};
+    MPI_Request r;
+    PMPI_Isend(&a, int(sizeof a), MPI_BYTE, e.peer, e.tag, s.back, &r);
+    pending.add(r);
+  };
+  // The call that completes requests waited for the latest sender (late sender) and for
+  // the latest receiver of its synchronous sends (late receiver).
+  double latest_sender = -HUGE_VAL, latest_receiver = -HUGE_VAL;
   // Events of several threads are in the order the calls ended, not the order they
   // began: a receive may come before the send another thread began earlier. Then every
   // send goes out first, and collectives (whose order between communicators threads
@@ -560,39 +693,58 @@ void wait_replay() {
     bool first_pass = threads && step < events;
     std::uint64_t i = threads && !first_pass ? step - events : step;
     const Event &e = g_events[i];
+    auto kind = WaitKind(e.kind);
+    if (threads && first_pass != is_send(kind)) continue;
+    if (kind == WaitKind::skipped) continue;
     const Shadow &s = g_comms[e.comm];
     double enter = common_seconds(double(e.enter)), exit = common_seconds(double(e.exit));
-    auto kind = WaitKind(e.kind);
-    bool is_send = kind == WaitKind::send || kind == WaitKind::ssend;
-    if (threads && first_pass != is_send) continue;
-    if (is_send || kind == WaitKind::recv) {
-      Key k{s.id, s.world ? s.world[e.peer] : -1, e.tag, 0};
-      if (!p2p || contains(bad.items, bad.count, k)) {
+    if (kind == WaitKind::completed) {
+      const Event &post = g_events[e.link];
+      if (p2p && post.peer >= 0 && !contains(bad.items, bad.count, key_of(post))) {
+        PMPI_Wait(&post_req[post.link], MPI_STATUS_IGNORE);
+        double &latest =
+            WaitKind(post.kind) == WaitKind::posted_recv ? latest_sender : latest_receiver;
+        latest = post_msg[post.link].enter > latest ? post_msg[post.link].enter : latest;
+      } else {
         ++skipped;
+      }
+      if (e.last) {
+        sums.add(e, IDB_WAIT_late_sender, waited(enter, exit, latest_sender));
+        sums.add(e, IDB_WAIT_late_receiver, waited(enter, exit, latest_receiver));
+        latest_sender = latest_receiver = -HUGE_VAL;
+      }
+      continue;
+    }
+    if (!is_collective(kind)) {
+      Key k = key_of(e);
+      if (!p2p || e.peer < 0 || contains(bad.items, bad.count, k)) {
+        if (kind != WaitKind::posted_recv || e.peer >= 0) ++skipped; // not an unmatched post
         continue;
       }
-      if (is_send) {
+      bool answers_each = contains(answered.items, answered.count, k);
+      MPI_Request r;
+      if (is_send(kind)) {
         Message &m = out[nout++];
-        m = {enter, exit, kind == WaitKind::ssend ? 1 : 0, 0};
-        MPI_Request r;
+        m = {enter, exit};
         PMPI_Isend(&m, int(sizeof m), MPI_BYTE, e.peer, e.tag, s.forward, &r);
         pending.add(r);
-        if (kind == WaitKind::ssend) {
+        if (kind == WaitKind::posted_ssend) { // awaited where the program completed it
+          PMPI_Irecv(&post_msg[e.link], int(sizeof(Message)), MPI_BYTE, e.peer, e.tag, s.back,
+                     &post_req[e.link]);
+        } else if (answers_each) {
           PMPI_Irecv(&answers[nreplies], int(sizeof(Message)), MPI_BYTE, e.peer, e.tag, s.back, &r);
-          answered[nreplies++] = i;
+          awaiting[nreplies++] = i;
           replies.add(r);
         }
-        continue;
-      }
-      Message m{};
-      PMPI_Recv(&m, int(sizeof m), MPI_BYTE, e.peer, e.tag, s.forward, MPI_STATUS_IGNORE);
-      sums.add(e, IDB_WAIT_late_sender, waited(enter, exit, m.enter));
-      if (m.synchronous) {
-        Message &a = out[nout++];
-        a = {enter, exit, 0, 0};
-        MPI_Request r;
-        PMPI_Isend(&a, int(sizeof a), MPI_BYTE, e.peer, e.tag, s.back, &r);
-        pending.add(r);
+      } else if (kind == WaitKind::posted_recv) { // completed where the program completed it
+        PMPI_Irecv(&post_msg[e.link], int(sizeof(Message)), MPI_BYTE, e.peer, e.tag, s.forward,
+                   &post_req[e.link]);
+        if (answers_each) answer(e, s, enter, exit); // the receive started at its post
+      } else {
+        Message m{};
+        PMPI_Recv(&m, int(sizeof m), MPI_BYTE, e.peer, e.tag, s.forward, MPI_STATUS_IGNORE);
+        sums.add(e, IDB_WAIT_late_sender, waited(enter, exit, m.enter));
+        if (answers_each) answer(e, s, enter, exit);
       }
       continue;
     }
@@ -618,18 +770,23 @@ void wait_replay() {
   }
   replies.finish(); // every answer is in, in the order posted
   for (std::uint64_t k = 0; k < nreplies; ++k) {
-    const Event &e = g_events[answered[k]];
+    const Event &e = g_events[awaiting[k]];
+    if (WaitKind(e.kind) != WaitKind::ssend) continue; // a standard send of the stream
     sums.add(
         e, IDB_WAIT_late_receiver,
         waited(common_seconds(double(e.enter)), common_seconds(double(e.exit)), answers[k].enter));
   }
+  // Posts whose completion the buffer did not hold: their messages are matched all the same.
+  for (std::uint64_t k = 0; ready && k < nposts; ++k)
+    PMPI_Wait(&post_req[k], MPI_STATUS_IGNORE);
   pending.finish();
   for (std::uint64_t k = 0; k < sums.count; ++k) {
     const Sum &w = sums.items[k];
     idb_ext_add_waits({w.cfh, w.node}, w.pattern, w.seconds, w.instances);
   }
-  std::free(sums.items), std::free(out), std::free(answers), std::free(answered),
-      std::free(bad.items), std::free(limit), std::free(seen);
+  std::free(sums.items), std::free(out), std::free(answers), std::free(awaiting),
+      std::free(post_msg), std::free(post_req), std::free(bad.items), std::free(answered.items),
+      std::free(limit), std::free(seen);
 
   // The coverage, summed over the ranks, for rank 0's metadata.
   std::uint64_t local[4] = {events, recorded - events, skipped, g_synchronised ? 1u : 0u}, all[4];

@@ -5,7 +5,11 @@
 // communication on private duplicates of the communicators, each rank walking its events
 // in order: a send passes its start time to its receiver, a synchronous send's receiver
 // answers with its own, a collective exchanges the ranks' arrival times, and each rank
-// computes how long its calls waited in each pattern of idb/wait_states.h. The waits go
+// computes how long its calls waited in each pattern of idb/wait_states.h. Non-blocking
+// calls are replayed as they ran: a receive is posted where MPI_Irecv or MPI_Start posted
+// it and completed where the wait or test completed it, whose call is the one that waited
+// (late sender in MPI_Waitall); likewise the answer a synchronous send awaits (MPI_Issend,
+// MPI_Ssend_init: late receiver in the MPI_Wait that completes it). The waits go
 // to the runtime (idb_ext_add_waits) and from there into the profile's WAIT sections.
 //
 // Times are on rank 0's clock: ranks on rank 0's host share its time-stamp counter; the
@@ -24,7 +28,29 @@
 
 namespace idb::mpi {
 
-enum class WaitKind : std::uint8_t { send, ssend, recv, barrier, nxn, broadcast, reduce };
+// posted_recv: MPI_Irecv or MPI_Start of a persistent receive; posted_ssend: MPI_Issend or
+// MPI_Start of a synchronous persistent send; completed: one request a wait or test
+// completed, joined to its post.
+enum class WaitKind : std::uint8_t {
+  send,
+  ssend,
+  recv,
+  barrier,
+  nxn,
+  broadcast,
+  reduce,
+  posted_recv,
+  posted_ssend,
+  completed,
+  skipped // a slot reserved past the buffer's end
+};
+
+// A request a wait or test call completed: its post's event (from posted()) and, for a
+// receive, the status's source and tag.
+struct Finished {
+  std::uint32_t event;
+  int source, tag;
+};
 
 // True while events are being recorded: IDB_WAIT is not 0, more than one rank, a mode
 // whose finalize is collective, and the buffer not full.
@@ -41,6 +67,12 @@ public:
   void received(MPI_Comm comm, const MPI_Status &status);
   // A collective of `kind` on `comm` (`root` for broadcast and reduce kinds).
   void collective(WaitKind kind, MPI_Comm comm, int root = 0);
+  // A receive posted (`source` and `tag` as posted: the completion says which matched) or
+  // a synchronous send started: the event to register with the request, 0 for none.
+  std::uint32_t posted_recv(MPI_Comm comm, int source, int tag);
+  std::uint32_t posted_ssend(MPI_Comm comm, int dest, int tag);
+  // The `n` posted requests this wait or test call completed, in one group.
+  void completed(const Finished *done, int n);
 
 private:
   bool on_;

@@ -9,6 +9,13 @@
  *   16 early reduce    every rank but the root, rank 0, sleeps 100 ms, then MPI_Reduce
  *   17 sub-communicator  the even and the odd ranks apart: rank r sleeps 80 (r / 2) ms,
  *                      then MPI_Allreduce on its half
+ *   18 non-blocking    rank 0 posts MPI_Irecv from ranks 1 and 3 and waits in MPI_Waitall;
+ *                      rank 1 sleeps 100 ms, then MPI_Isend and MPI_Wait; rank 3 sleeps
+ *                      180 ms, then MPI_Send: rank 0's Waitall waits for the later one
+ *   19 persistent and synchronous  rank 2 starts MPI_Issend to rank 3 and waits for it in
+ *                      MPI_Wait, then MPI_Send; rank 3 sleeps 150 ms, then starts a
+ *                      persistent receive (MPI_Recv_init, MPI_Start, MPI_Wait) twice: rank
+ *                      2's Wait waits for rank 3's first start (late receiver)
  * Each rank reads CLOCK_MONOTONIC just before each call (one clock for the whole host, which
  * MPI_Wtime is not: Open MPI counts it from each process's own start); the ranks then
  * exchange those times and write the waits they imply to PREFIX-RANK.txt, one "probe
@@ -50,7 +57,8 @@ int main(int argc, char **argv) {
   snprintf(path, sizeof path, "%s-%d.txt", argc > 1 ? argv[1] : "waits", rank);
   FILE *out = fopen(path, "w");
   if (!out) MPI_Abort(MPI_COMM_WORLD, 1);
-  double enter[7] = {0}, all[4][7];
+  enum { kScenarios = 12 };
+  double enter[kScenarios] = {0}, all[4][kScenarios];
   int value = rank, result = 0;
 
   MPI_Barrier(MPI_COMM_WORLD);
@@ -115,8 +123,52 @@ int main(int argc, char **argv) {
     MPI_Allreduce(&value, &result, 1, MPI_INT, MPI_SUM, half);
   }
   MPI_Comm_free(&half);
+  MPI_Barrier(MPI_COMM_WORLD);
+  {
+    IDB_PROC_SCOPE(18);
+    int from1 = 0, from3 = 0;
+    MPI_Request requests[2];
+    if (rank == 0) {
+      MPI_Irecv(&from1, 1, MPI_INT, 1, 8, MPI_COMM_WORLD, &requests[0]);
+      MPI_Irecv(&from3, 1, MPI_INT, MPI_ANY_SOURCE, 8, MPI_COMM_WORLD, &requests[1]);
+      enter[7] = now();
+      MPI_Waitall(2, requests, MPI_STATUSES_IGNORE);
+    } else if (rank == 1) {
+      sleep_ms(100);
+      enter[7] = now();
+      MPI_Isend(&value, 1, MPI_INT, 0, 8, MPI_COMM_WORLD, &requests[0]);
+      MPI_Wait(&requests[0], MPI_STATUS_IGNORE);
+    } else if (rank == 3) {
+      sleep_ms(180);
+      enter[7] = now();
+      MPI_Send(&value, 1, MPI_INT, 0, 8, MPI_COMM_WORLD);
+    }
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  {
+    IDB_PROC_SCOPE(19);
+    MPI_Request request;
+    if (rank == 2) {
+      MPI_Issend(&value, 1, MPI_INT, 3, 9, MPI_COMM_WORLD, &request);
+      enter[8] = now();
+      MPI_Wait(&request, MPI_STATUS_IGNORE);
+      enter[9] = now();
+      MPI_Send(&value, 1, MPI_INT, 3, 9, MPI_COMM_WORLD);
+    } else if (rank == 3) {
+      MPI_Recv_init(&result, 1, MPI_INT, 2, 9, MPI_COMM_WORLD, &request);
+      sleep_ms(150);
+      enter[8] = now();
+      MPI_Start(&request);
+      enter[10] = now();
+      MPI_Wait(&request, MPI_STATUS_IGNORE);
+      MPI_Start(&request);
+      enter[11] = now();
+      MPI_Wait(&request, MPI_STATUS_IGNORE);
+      MPI_Request_free(&request);
+    }
+  }
 
-  MPI_Allgather(enter, 7, MPI_DOUBLE, all, 7, MPI_DOUBLE, MPI_COMM_WORLD);
+  MPI_Allgather(enter, kScenarios, MPI_DOUBLE, all, kScenarios, MPI_DOUBLE, MPI_COMM_WORLD);
   if (rank == 0) fprintf(out, "11 %d %.9f\n", kLateSender, clamp_wait(all[1][0] - all[0][0]));
   if (rank == 2) fprintf(out, "12 %d %.9f\n", kLateReceiver, clamp_wait(all[3][1] - all[2][1]));
   double last = 0, last_barrier = 0;
@@ -136,6 +188,14 @@ int main(int argc, char **argv) {
   int partner = rank ^ 2; /* the other member of this rank's half */
   double half_last = all[partner][6] > enter[6] ? all[partner][6] : enter[6];
   fprintf(out, "17 %d %.9f\n", kNxN, clamp_wait(half_last - enter[6]));
+  if (rank == 0) {
+    double later = all[1][7] > all[3][7] ? all[1][7] : all[3][7];
+    fprintf(out, "18 %d %.9f\n", kLateSender, clamp_wait(later - enter[7]));
+  }
+  if (rank == 2) fprintf(out, "19 %d %.9f\n", kLateReceiver, clamp_wait(all[3][8] - enter[8]));
+  if (rank == 3) /* both messages were on their way before each wait: nearly 0 */
+    fprintf(out, "19 %d %.9f\n", kLateSender,
+            clamp_wait(all[2][8] - enter[10]) + clamp_wait(all[2][9] - enter[11]));
   fclose(out);
   MPI_Finalize();
   return 0;
