@@ -82,9 +82,56 @@ void gather_hists(HistSet &h, MPI_Comm comm, int rank, int size) {
       });
 }
 
+void combine_waits(void *in, void *inout, int *len, MPI_Datatype *) {
+  auto *a = static_cast<const WaitRecord *>(in);
+  auto *b = static_cast<WaitRecord *>(inout);
+  for (int i = 0; i < *len; ++i)
+    wait_merge(b[i], a[i]);
+}
+
+// The waits of every rank to rank 0, with their spread over the ranks that reached each
+// node: which (node, pattern) pairs any rank waited in (a bitwise OR of one byte per
+// node), then one record per pair from every rank, reduced. Before the records'
+// reduction, which overwrites rank 0's own. On rank 0, *out gets the merged records
+// (freed by the caller); false when some rank could not form its own (then no rank
+// writes waits).
+bool gather_waits(const Union &u, const LocalCfh *local, int count, const SummaryRecord *records,
+                  MPI_Comm comm, int rank, WaitRecord **out, std::uint64_t *n) {
+  std::uint64_t total = u.total_nodes(), nmine = 0;
+  RankWait *mine = nullptr;
+  auto *mask = static_cast<unsigned char *>(std::calloc(total + 1, 1));
+  int ok = waits_of_rank(u, local, count, &mine, &nmine) && mask ? 1 : 0;
+  if (ok) wait_mask(mine, nmine, mask);
+  PMPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, comm);
+  if (ok) PMPI_Allreduce(MPI_IN_PLACE, mask, int(total), MPI_UNSIGNED_CHAR, MPI_BOR, comm);
+  *out = nullptr;
+  *n = 0;
+  ok = ok && wait_records(mask, total, records, mine, nmine, rank, out, n) ? 1 : 0;
+  PMPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, comm);
+  std::free(mine);
+  std::free(mask);
+  if (ok && *n > 0) {
+    MPI_Datatype type;
+    PMPI_Type_contiguous(int(sizeof(WaitRecord)), MPI_BYTE, &type);
+    PMPI_Type_commit(&type);
+    MPI_Op op;
+    PMPI_Op_create(combine_waits, 1, &op);
+    PMPI_Reduce(rank == 0 ? MPI_IN_PLACE : *out, *out, int(*n), type, op, 0, comm);
+    PMPI_Op_free(&op);
+    PMPI_Type_free(&type);
+  }
+  if (!ok || rank != 0) {
+    std::free(*out);
+    *out = nullptr;
+    *n = 0;
+  }
+  return ok != 0;
+}
+
 // The reduction of the records and counters to rank 0, which writes the file.
 bool reduce_and_write(const Union &u, SummaryRecord *records, std::uint64_t *counters,
-                      const HistSet &hists, MPI_Comm comm, int rank) {
+                      const HistSet &hists, const WaitRecord *waits, std::uint64_t nwaits,
+                      MPI_Comm comm, int rank) {
   MPI_Datatype type;
   PMPI_Type_contiguous(int(sizeof(SummaryRecord)), MPI_BYTE, &type);
   PMPI_Type_commit(&type);
@@ -101,7 +148,7 @@ bool reduce_and_write(const Union &u, SummaryRecord *records, std::uint64_t *cou
   if (hists.failed)
     std::fprintf(stderr, "idb: warning: the summary profile is written without duration "
                          "histograms (out of memory)\n");
-  std::uint32_t count = put_summary_sections(u, records, counters, &hists, sections);
+  std::uint32_t count = put_summary_sections(u, records, counters, &hists, waits, nwaits, sections);
   if (sections.failed) {
     std::fprintf(stderr, "idb: error: profile not written: out of memory\n");
     return false;
@@ -135,7 +182,13 @@ bool merge_summary(MPI_Comm comm, int rank, int size) {
     HistSet hists;
     if (!hists.init(total) || !hists_of_rank(u, local, count, hists)) hists.failed = true;
     gather_hists(hists, comm, rank, size);
-    written = reduce_and_write(u, records, counters, hists, comm, rank);
+    WaitRecord *waits = nullptr;
+    std::uint64_t nwaits = 0;
+    if (!gather_waits(u, local, count, records, comm, rank, &waits, &nwaits) && rank == 0)
+      std::fprintf(stderr, "idb: warning: the summary profile is written without wait states "
+                           "(out of memory or damaged data)\n");
+    written = reduce_and_write(u, records, counters, hists, waits, nwaits, comm, rank);
+    std::free(waits);
   } else {
     if (rank == 0)
       std::fprintf(stderr, "idb: error: the summary could not be formed (out of memory or "

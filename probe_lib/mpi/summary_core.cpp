@@ -97,8 +97,13 @@ int parse_cfh_sections(const unsigned char *data, std::size_t size, std::uint32_
     r.skip(8); // checksum, reserved
     if (!r.ok || std::size_t(r.end - r.at) < length) return -1;
     const unsigned char *end = r.at + length;
-    if (type == IDB_SECTION_WAIT) { // wait states: the summary does not merge them yet
-      r.skip(std::size_t(length));
+    if (type == IDB_SECTION_WAIT) { // the waits of the CFH before it
+      if (cfhs == 0 || (*out)[cfhs - 1].waits ||
+          length != std::uint64_t(items) * IDB_WAIT_ITEM_SIZE)
+        return -1;
+      LocalCfh &c = (*out)[cfhs - 1];
+      c.wait_items = items;
+      c.waits = r.skip(std::size_t(length));
       continue;
     }
     if (type == IDB_SECTION_HIST) { // the histograms of the CFH before it
@@ -374,15 +379,151 @@ bool records_of_rank(const Union &u, const LocalCfh *local, int count, int rank,
 
 std::uint32_t put_summary_sections(const Union &u, const SummaryRecord *records,
                                    const std::uint64_t *counters, const HistSet *hists,
-                                   ByteBuffer &out) {
+                                   const WaitRecord *waits, std::uint64_t nwaits, ByteBuffer &out) {
   bool with_hists = hists && !hists->failed && hists->count == u.total_nodes();
+  std::uint32_t sections = 0;
+  std::uint64_t w = 0;
   for (std::uint32_t i = 0; i < u.count; ++i) {
-    const SummaryRecord *r = records + u.offset(i);
+    std::uint64_t base = u.offset(i), end = base + u.cfhs[i].count;
+    const SummaryRecord *r = records + base;
     put_cfh_section(out, u.cfhs[i], r, counters + std::size_t(4) * i);
     put_spread_section(out, u.cfhs[i], r);
-    if (with_hists) put_hist_section(out, u.cfhs[i], r, *hists, u.offset(i));
+    sections += 2;
+    if (with_hists) put_hist_section(out, u.cfhs[i], r, *hists, base), ++sections;
+    std::uint64_t first = w;
+    while (w < nwaits && waits[w].node < end)
+      ++w;
+    if (w == first) continue;
+    std::size_t at = begin_section(out, IDB_SECTION_WAIT, std::uint32_t(w - first));
+    for (std::uint64_t k = first; k < w; ++k) {
+      out.put(std::uint32_t(waits[k].node - base));
+      out.put(waits[k].pattern);
+      out.put(waits[k].seconds);
+      out.put(waits[k].instances);
+    }
+    end_section(out, at);
+    at = begin_section(out, IDB_SECTION_WAIT_SPREAD, std::uint32_t(w - first));
+    for (std::uint64_t k = first; k < w; ++k) {
+      const Spread &sp = waits[k].spread;
+      out.put(std::uint32_t(waits[k].node - base));
+      out.put(waits[k].pattern);
+      out.put(waits[k].ranks);
+      out.put(std::uint32_t(0));
+      for (double v : {sp.min, sp.max, sp.mean, sp.m2})
+        out.put(v);
+      out.put(sp.rank_min);
+      out.put(sp.rank_max);
+    }
+    end_section(out, at);
+    sections += 2;
   }
-  return (with_hists ? 3 : 2) * u.count;
+  return sections;
+}
+
+namespace {
+
+int by_node_pattern(const void *a, const void *b) {
+  const auto &x = *static_cast<const RankWait *>(a), &y = *static_cast<const RankWait *>(b);
+  if (x.node != y.node) return x.node < y.node ? -1 : 1;
+  if (x.pattern != y.pattern) return x.pattern < y.pattern ? -1 : 1;
+  return 0;
+}
+
+} // namespace
+
+bool waits_of_rank(const Union &u, const LocalCfh *local, int count, RankWait **out,
+                   std::uint64_t *n) {
+  std::uint64_t items = 0;
+  for (int i = 0; i < count; ++i)
+    items += local[i].wait_items;
+  *n = 0;
+  *out = static_cast<RankWait *>(std::malloc(sizeof(RankWait) * (items + 1)));
+  if (!*out) return false;
+  for (int i = 0; i < count; ++i) {
+    if (!local[i].wait_items) continue;
+    std::uint32_t named = local[i].flags & IDB_CFH_FLAG_NAMED;
+    int at = -1;
+    for (std::uint32_t k = 0; k < u.count && at < 0; ++k)
+      if ((u.cfhs[k].flags & IDB_CFH_FLAG_NAMED) == named &&
+          !std::strcmp(u.cfhs[k].name, local[i].name))
+        at = int(k);
+    auto *map = static_cast<std::uint32_t *>(std::malloc(local[i].count * 4ull));
+    bool ok = at >= 0 && map && map_nodes(u.cfhs[at], local[i], map, false);
+    Reader r{local[i].waits,
+             local[i].waits + std::size_t(local[i].wait_items) * IDB_WAIT_ITEM_SIZE};
+    for (std::uint32_t k = 0; ok && k < local[i].wait_items; ++k) {
+      auto node = r.get<std::uint32_t>();
+      auto pattern = r.get<std::uint32_t>();
+      auto seconds = r.get<double>();
+      auto instances = r.get<std::uint64_t>();
+      ok = r.ok && node < local[i].count && map[node] != kNone && pattern < 8;
+      if (ok)
+        (*out)[(*n)++] = {u.offset(std::uint32_t(at)) + map[node], pattern, seconds, instances};
+    }
+    std::free(map);
+    if (!ok) return false;
+  }
+  std::qsort(*out, *n, sizeof(RankWait), by_node_pattern);
+  std::uint64_t kept = 0; // a thread's CFHs of one name share the union's nodes
+  for (std::uint64_t i = 0; i < *n; ++i) {
+    RankWait &w = (*out)[i];
+    if (kept > 0 && by_node_pattern(&(*out)[kept - 1], &w) == 0) {
+      (*out)[kept - 1].seconds += w.seconds;
+      (*out)[kept - 1].instances += w.instances;
+    } else {
+      (*out)[kept++] = w;
+    }
+  }
+  *n = kept;
+  return true;
+}
+
+void wait_mask(const RankWait *waits, std::uint64_t n, unsigned char *mask) {
+  for (std::uint64_t i = 0; i < n; ++i)
+    mask[waits[i].node] =
+        static_cast<unsigned char>(mask[waits[i].node] | (1u << waits[i].pattern));
+}
+
+bool wait_records(const unsigned char *mask, std::uint64_t total, const SummaryRecord *records,
+                  const RankWait *waits, std::uint64_t nwaits, int rank, WaitRecord **out,
+                  std::uint64_t *n) {
+  std::uint64_t keys = 0;
+  for (std::uint64_t i = 0; i < total; ++i)
+    for (unsigned p = 0; p < 8; ++p)
+      keys += (mask[i] >> p) & 1u;
+  *n = 0;
+  *out = static_cast<WaitRecord *>(std::calloc(keys + 1, sizeof(WaitRecord)));
+  if (!*out) return false;
+  std::uint64_t mine = 0; // waits and the keys are both in (node, pattern) order
+  for (std::uint64_t i = 0; i < total; ++i)
+    for (std::uint32_t p = 0; p < 8; ++p) {
+      if (!((mask[i] >> p) & 1u)) continue;
+      WaitRecord &w = (*out)[(*n)++];
+      w.node = i;
+      w.pattern = p;
+      while (mine < nwaits &&
+             (waits[mine].node < i || (waits[mine].node == i && waits[mine].pattern < p)))
+        ++mine;
+      if (records[i].ranks == 0) continue; // this rank never reached the node
+      bool waited = mine < nwaits && waits[mine].node == i && waits[mine].pattern == p;
+      w.ranks = 1;
+      w.seconds = waited ? waits[mine].seconds : 0.0;
+      w.instances = waited ? waits[mine].instances : 0;
+      spread_one(w.spread, w.seconds, rank);
+    }
+  return true;
+}
+
+void wait_merge(WaitRecord &a, const WaitRecord &b) {
+  if (b.ranks == 0) return;
+  if (a.ranks == 0) {
+    a = b;
+    return;
+  }
+  a.seconds += b.seconds;
+  a.instances += b.instances;
+  spread_merge(a.spread, b.spread, double(a.ranks), double(b.ranks));
+  a.ranks += b.ranks;
 }
 
 HistSet::~HistSet() {

@@ -50,6 +50,9 @@ struct LocalCfh {
   const unsigned char *hists;
   std::size_t hist_bytes;
   std::uint32_t hist_items;
+  // Its WAIT section's items (IDB_WAIT_ITEM_SIZE bytes each), or none.
+  const unsigned char *waits;
+  std::uint32_t wait_items;
 };
 
 // Parses the sections of one writer (idb_ext_local_data: `count` CFH sections, each
@@ -139,12 +142,49 @@ bool hists_of_rank(const Union &u, const LocalCfh *local, int count, HistSet &h)
 void hist_put(const HistSet &h, ByteBuffer &out);
 bool hist_take(HistSet &h, Reader &in);
 
+// One (node, pattern) of the union's waits: the seconds and instances summed over the
+// ranks, and the seconds' spread over the ranks that reached the node (0 for those that
+// did not wait there). `node` indexes like the records (offset of its CFH + node).
+struct WaitRecord {
+  std::uint64_t node;
+  std::uint32_t pattern, ranks;
+  double seconds;
+  std::uint64_t instances;
+  Spread spread;
+};
+
+// This rank's waits per (node, pattern), summed over its CFHs of one name and sorted; the
+// caller frees *out. False when a node is not in `u` or memory ran out.
+struct RankWait {
+  std::uint64_t node;
+  std::uint32_t pattern;
+  double seconds;
+  std::uint64_t instances;
+};
+bool waits_of_rank(const Union &u, const LocalCfh *local, int count, RankWait **out,
+                   std::uint64_t *n);
+
+// Sets bit `pattern` of mask[node] for each of `waits` (mask: one byte per union node).
+void wait_mask(const RankWait *waits, std::uint64_t n, unsigned char *mask);
+
+// The records of the (node, pattern) pairs set in `mask`, in increasing order, from this
+// rank's view: its own waits where it has them, 0 where it reached the node without
+// waiting (`records`: this rank's summary records), none where it did not reach it. The
+// caller frees *out (*n records).
+bool wait_records(const unsigned char *mask, std::uint64_t total, const SummaryRecord *records,
+                  const RankWait *waits, std::uint64_t nwaits, int rank, WaitRecord **out,
+                  std::uint64_t *n);
+// a := a merged with b (the same node and pattern).
+void wait_merge(WaitRecord &a, const WaitRecord &b);
+
 // Appends to `out`, per CFH of `u`, a CFH section (rank -1, flag IDB_CFH_FLAG_SUMMARY,
-// the merged statistics), its SUMMARY section and, when `hists` is given, a HIST section
-// with each node's merged histogram that adds up to its merged count; returns the number
-// of sections. `counters` holds the four counters per CFH, summed over the ranks.
+// the merged statistics), its SUMMARY section, when `hists` is given a HIST section with
+// each node's merged histogram that adds up to its merged count, and when some of `waits`
+// (nwaits merged records, in increasing order) are its nodes' a WAIT section and a
+// WAIT_SPREAD section; returns the number of sections. `counters` holds the four counters
+// per CFH, summed over the ranks.
 std::uint32_t put_summary_sections(const Union &u, const SummaryRecord *records,
                                    const std::uint64_t *counters, const HistSet *hists,
-                                   ByteBuffer &out);
+                                   const WaitRecord *waits, std::uint64_t nwaits, ByteBuffer &out);
 
 } // namespace idb::mpi

@@ -75,8 +75,9 @@ struct Section {
 // and the run's rank count.
 struct Seen {
   int meta = 0, probes = 0, cfhs = 0;
-  int hist_of = -1; // the CFH (by count) the last HIST section belonged to
-  int wait_of = -1; // and the last WAIT section
+  int hist_of = -1;   // the CFH (by count) the last HIST section belonged to
+  int wait_of = -1;   // and the last WAIT section
+  int spread_of = -1; // and the last WAIT_SPREAD section
   std::unordered_set<std::int32_t> probe_ids;
   std::int64_t nprocs = 1;
 };
@@ -475,9 +476,57 @@ bool read_waits(const Section &s, Profile &p, Cursor &c, Seen &seen) {
       return c.fail(where + " (" + idb_wait_pattern_name(pattern) + ") has " +
                     std::to_string(instances) + " instances, but the node has " +
                     std::to_string(n.stats.count) + " activations");
-    cfh.nodes[node].waits.push_back({pattern, seconds, instances});
+    cfh.nodes[node].waits.push_back({pattern, seconds, instances, 0, {}});
     previous = key;
     c.at = start + IDB_WAIT_ITEM_SIZE;
+  }
+  return c.error.empty();
+}
+
+// A WAIT_SPREAD section follows the WAIT section of a summary CFH: one item per wait, in
+// the same order, with the seconds' spread over the ranks that reached the node.
+bool read_wait_spread(const Section &s, Profile &p, Cursor &c, Seen &seen) {
+  if (p.cfhs.empty() || !p.cfhs.back().summary || seen.wait_of != seen.cfhs)
+    return c.fail("WAIT_SPREAD section without a summary CFH and its WAIT section before it");
+  if (seen.spread_of == seen.cfhs) return c.fail("a second WAIT_SPREAD section for one CFH");
+  seen.spread_of = seen.cfhs;
+  Cfh &cfh = p.cfhs.back();
+  std::vector<std::pair<std::uint32_t, Wait *>> waits; // (node, wait) in the WAIT order
+  for (std::uint32_t i = 0; i < cfh.nodes.size(); ++i)
+    for (Wait &w : cfh.nodes[i].waits)
+      waits.emplace_back(i, &w);
+  if (s.count != waits.size())
+    return c.fail("WAIT_SPREAD section has " + std::to_string(s.count) + " items for " +
+                  std::to_string(waits.size()) + " waits");
+  for (std::uint32_t k = 0; k < s.count; ++k) {
+    std::size_t start = c.at;
+    auto node = c.get<std::uint32_t>("wait spread");
+    auto pattern = c.get<std::uint32_t>("wait spread");
+    auto ranks = c.get<std::uint32_t>("wait spread");
+    c.get<std::uint32_t>("wait spread");
+    RankSpread spread;
+    read_spread(c, spread);
+    if (!c.error.empty()) return false;
+    auto [expected, wait] = waits[k];
+    Wait &w = *wait;
+    c.at = start;
+    std::string where = "wait spread " + std::to_string(k);
+    if (node != expected || pattern != w.pattern)
+      return c.fail(where + " names node " + std::to_string(node) + " and pattern " +
+                    std::to_string(pattern) + ", not the WAIT section's");
+    if (ranks == 0 || ranks > seen.nprocs)
+      return c.fail(where + " counts " + std::to_string(ranks) + " ranks of " +
+                    std::to_string(seen.nprocs));
+    bool sane = std::isfinite(spread.min) && std::isfinite(spread.max) &&
+                std::isfinite(spread.mean) && std::isfinite(spread.m2) && spread.min >= 0 &&
+                spread.min <= spread.mean * (1 + 1e-9) && spread.mean <= spread.max * (1 + 1e-9) &&
+                spread.m2 >= 0 &&
+                std::abs(spread.mean * ranks - w.seconds) <= 1e-6 * w.seconds + 1e-9;
+    if (!sane)
+      return c.fail(where + " is not a spread of the node's " + std::to_string(w.seconds) + " s");
+    w.ranks = ranks;
+    w.spread = spread;
+    c.at = start + IDB_WAIT_SPREAD_ITEM_SIZE;
   }
   return c.error.empty();
 }
@@ -522,6 +571,8 @@ std::string order_problem(const Section &s, const Seen &seen) {
     return seen.probes ? "" : "HIST section before the PROBES section";
   case IDB_SECTION_WAIT:
     return seen.probes ? "" : "WAIT section before the PROBES section";
+  case IDB_SECTION_WAIT_SPREAD:
+    return seen.probes ? "" : "WAIT_SPREAD section before the PROBES section";
   default:
     return "";
   }
@@ -558,6 +609,9 @@ bool read_section(const Section &s, Profile &p, Seen &seen, std::string &error) 
   case IDB_SECTION_WAIT:
     ok = read_waits(s, p, c, seen);
     break;
+  case IDB_SECTION_WAIT_SPREAD:
+    ok = read_wait_spread(s, p, c, seen);
+    break;
   default:
     return true; // a section of a newer minor version: skipped
   }
@@ -576,6 +630,8 @@ void merge_waits(std::vector<Wait> &into, const std::vector<Wait> &more) {
     if (it != into.end() && it->pattern == w.pattern) {
       it->seconds += w.seconds;
       it->instances += w.instances;
+      it->ranks = 0;
+      it->spread = {};
     } else {
       into.insert(it, w);
     }

@@ -136,15 +136,26 @@ void write_hists(LoadSession &s, const profile::Profile &p, const std::vector<st
   rows->finish();
 }
 
-// Format 1.4: one row per node and wait-state pattern with time.
+// Format 1.4: one row per node and wait-state pattern with time; format 1.5, on a
+// summary CFH's rows, the spread over the ranks.
 void write_waits(LoadSession &s, const profile::Profile &p, const std::vector<std::int64_t> &keys) {
-  auto rows = s.rows("node_wait", {"cfh_id", "node", "pattern", "seconds", "instances"});
+  auto rows = s.rows("node_wait", {"cfh_id", "node", "pattern", "seconds", "instances", "ranks",
+                                   "min", "max", "mean", "m2", "rank_min", "rank_max"});
   for (std::size_t index = 0; index < p.cfhs.size(); ++index) {
     const profile::Cfh &h = p.cfhs[index];
     for (std::size_t i = 0; i < h.nodes.size(); ++i)
       for (const profile::Wait &w : h.nodes[i].waits) {
         rows->integer(keys[index]).integer(std::int64_t(i)).integer(w.pattern);
-        rows->real(w.seconds).integer(std::int64_t(w.instances)).end_row();
+        rows->real(w.seconds).integer(std::int64_t(w.instances));
+        if (w.ranks == 0) {
+          for (int k = 0; k < 7; ++k)
+            rows->null();
+        } else {
+          const profile::RankSpread &d = w.spread;
+          rows->integer(w.ranks).real(d.min).real(d.max).real(d.mean).real(d.m2);
+          rows->integer(d.rank_min).integer(d.rank_max);
+        }
+        rows->end_row();
       }
   }
   rows->finish();

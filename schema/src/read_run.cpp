@@ -175,20 +175,32 @@ void read_hists(Database &db, const Filter &f, const std::vector<std::int64_t> &
 void read_waits(Database &db, const Filter &f, const std::vector<std::int64_t> &ids,
                 profile::Profile &p) {
   std::size_t index = 0;
-  query_rows(db,
-             "SELECT w.cfh_id, w.node, w.pattern, w.seconds, w.instances FROM runs r "
-             "JOIN cfh_instances h ON h.run_id = r.run_id "
-             "JOIN node_wait w ON w.cfh_id = h.cfh_id" +
-                 f.where + " ORDER BY w.cfh_id, w.node, w.pattern",
-             f.params, [&](const Row &row) {
-               while (index < ids.size() && ids[index] != row.integer(0))
-                 ++index;
-               auto node = std::size_t(row.integer(1));
-               if (index == ids.size() || node >= p.cfhs[index].nodes.size())
-                 throw Error("a wait state of an unknown node " + row.text(1));
-               p.cfhs[index].nodes[node].waits.push_back(
-                   {std::uint32_t(row.integer(2)), row.real(3), std::uint64_t(row.integer(4))});
-             });
+  query_rows(
+      db,
+      "SELECT w.cfh_id, w.node, w.pattern, w.seconds, w.instances, w.ranks, w.min, "
+      "w.max, w.mean, w.m2, w.rank_min, w.rank_max FROM runs r "
+      "JOIN cfh_instances h ON h.run_id = r.run_id "
+      "JOIN node_wait w ON w.cfh_id = h.cfh_id" +
+          f.where + " ORDER BY w.cfh_id, w.node, w.pattern",
+      f.params, [&](const Row &row) {
+        while (index < ids.size() && ids[index] != row.integer(0))
+          ++index;
+        auto node = std::size_t(row.integer(1));
+        if (index == ids.size() || node >= p.cfhs[index].nodes.size())
+          throw Error("a wait state of an unknown node " + row.text(1));
+        profile::Wait w{
+            std::uint32_t(row.integer(2)), row.real(3), std::uint64_t(row.integer(4)), 0, {}};
+        if (!row.is_null(5)) {
+          w.ranks = std::uint32_t(row.integer(5));
+          w.spread = {row.real(6),
+                      row.real(7),
+                      row.real(8),
+                      row.real(9),
+                      std::int32_t(row.integer(10)),
+                      std::int32_t(row.integer(11))};
+        }
+        p.cfhs[index].nodes[node].waits.push_back(w);
+      });
 }
 
 } // namespace

@@ -76,7 +76,8 @@ SummaryOutput summarize(int ranks, const RankSource &source) {
   }
   std::vector<std::uint64_t> counters(4 * std::size_t(u.count), 0);
   ByteBuffer sections;
-  out.count = idb::mpi::put_summary_sections(u, all.data(), counters.data(), &hists, sections);
+  out.count =
+      idb::mpi::put_summary_sections(u, all.data(), counters.data(), &hists, nullptr, 0, sections);
   out.sections.assign(reinterpret_cast<const char *>(sections.data), sections.size);
   out.record_bytes = total * sizeof(SummaryRecord);
   return out;

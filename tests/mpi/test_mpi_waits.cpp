@@ -148,6 +148,77 @@ TEST(MpiWaits, KnownWaitsWithPingPongOffsets) {
   EXPECT_EQ(read(run).get("wait_clock"), "synchronised by ping-pong");
 }
 
+// The summary mode: one CFH for every rank, whose COMM nodes carry the waits summed over
+// the ranks and their spread (the ranks that reached the node, the least and most a rank
+// waited and which rank), as each rank's own clock reads imply; through the database's
+// wait_spread view too.
+TEST(MpiWaits, TheSummaryModeKeepsTheSpreadOverTheRanks) {
+  MpiRun run = run_waits({{"IDB_MPI_MODE", "summary"}});
+  Profile p = read(run);
+  std::map<Key, double> want = expected(run);
+  ASSERT_EQ(p.get("mpi_mode"), "summary");
+  int checked = 0;
+  for (const idb::profile::Cfh &cfh : p.cfhs) {
+    ASSERT_TRUE(cfh.summary);
+    for (const idb::profile::Node &n : cfh.nodes)
+      for (const idb::profile::Wait &w : n.waits) {
+        int scenario = 0;
+        for (std::uint32_t at = n.parent; at != idb::profile::kNoParent; at = cfh.nodes[at].parent)
+          if (cfh.nodes[at].probe >= 11 && cfh.nodes[at].probe <= 19) {
+            scenario = cfh.nodes[at].probe;
+            break;
+          }
+        if (scenario == 0) continue; // the scenarios' own lining up
+        std::string what =
+            "probe " + std::to_string(scenario) + ", " + idb_wait_pattern_name(w.pattern);
+        // Each node of a scenario is one MPI function, and no rank calls two functions
+        // that wait in the same pattern there, so each rank's expected wait is this node's.
+        double most = 0, second = 0, sum = 0;
+        int worst = -1, waiting = 0;
+        for (int rank = 0; rank < kRanks; ++rank) {
+          auto it = want.find({rank, scenario, w.pattern});
+          double e = it == want.end() ? 0.0 : it->second;
+          sum += e;
+          waiting += e > 0.002 ? 1 : 0;
+          if (e > most) {
+            second = most;
+            most = e, worst = rank;
+          } else if (e > second) {
+            second = e;
+          }
+        }
+        ASSERT_GT(w.ranks, 0u) << what << ": a summary wait without its spread";
+        EXPECT_GE(int(w.ranks), waiting) << what;
+        EXPECT_LE(int(w.ranks), kRanks) << what;
+        EXPECT_LE(std::abs(w.seconds - sum), 0.10 * sum + 0.002 * kRanks) << what;
+        EXPECT_NEAR(w.spread.mean * w.ranks, w.seconds, 1e-9 * w.seconds + 1e-12) << what;
+        EXPECT_LE(std::abs(w.spread.max - most), 0.10 * most + 0.002) << what;
+        EXPECT_LE(w.spread.min, w.spread.max) << what;
+        if (most > second + 0.03) { // a clear worst rank
+          EXPECT_EQ(worst, w.spread.rank_max) << what;
+        }
+        ++checked;
+      }
+  }
+  EXPECT_GE(checked, 8) << "every scenario's waits are in the summary";
+
+  auto db = idb::store::open(run.dir.file("idb.db"));
+  idb::store::LoadOptions options;
+  options.label = "summary";
+  idb::store::load(*db, p, options);
+  // Scenario 13: rank r reaches MPI_Allreduce 60 r ms late, so rank 0 waits most.
+  idb::store::QueryResult r = idb::store::query(
+      *db, "SELECT ranks, max, rank_of_max, basis, nodes FROM wait_spread WHERE label = "
+           "'summary' AND description = 'MPI_Allreduce' AND pattern = 'wait at NxN' "
+           "ORDER BY max DESC");
+  ASSERT_FALSE(r.rows.empty());
+  EXPECT_EQ("spread", r.rows[0][3].value_or(""));
+  EXPECT_EQ("4", r.rows[0][0].value_or(""));
+  EXPECT_EQ("0", r.rows[0][2].value_or(""));
+  double rank0 = want.at({0, 13, IDB_WAIT_wait_nxn});
+  EXPECT_LE(std::abs(std::stod(r.rows[0][1].value_or("0")) - rank0), 0.10 * rank0 + 0.002);
+}
+
 TEST(MpiWaits, OffRecordsNothing) {
   MpiRun run = run_waits({{"IDB_WAIT", "0"}});
   Profile p = read(run);

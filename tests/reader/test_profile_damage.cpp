@@ -497,7 +497,8 @@ TEST(ParseProfile, RefusesWaitStatesTheFormatForbids) {
   ReadResult r = profile::parse_profile(encode_profile(with({good})));
   ASSERT_TRUE(r.profile) << r.error;
   ASSERT_EQ(1u, r.profile->cfhs[0].nodes[0].waits.size());
-  EXPECT_EQ((profile::Wait{IDB_WAIT_late_sender, 1e-9, 1}), r.profile->cfhs[0].nodes[0].waits[0]);
+  EXPECT_EQ((profile::Wait{IDB_WAIT_late_sender, 1e-9, 1, 0, {}}),
+            r.profile->cfhs[0].nodes[0].waits[0]);
   auto why = [&](WaitEntry e) { return refused(with({e})); };
   WaitEntry bad = good;
   bad.pattern = IDB_WAIT_PATTERN_COUNT;
@@ -524,6 +525,66 @@ TEST(ParseProfile, RefusesWaitStatesTheFormatForbids) {
   early.sections.insert(early.sections.begin() + 2, wait_section({good}));
   EXPECT_NE(std::string::npos, refused(early).find("WAIT section without a CFH before it"))
       << refused(early);
+}
+
+// A WAIT_SPREAD section after a summary CFH's WAIT section: one item per wait, in its order.
+RawSection wait_spread_section(std::uint32_t items, std::uint32_t node, std::uint32_t pattern,
+                               std::uint32_t ranks, double min, double max, double mean) {
+  std::string p;
+  for (std::uint32_t k = 0; k < items; ++k) {
+    std::size_t at = p.size();
+    p.resize(at + IDB_WAIT_SPREAD_ITEM_SIZE);
+    put_u32(p, at, node);
+    put_u32(p, at + 4, pattern);
+    put_u32(p, at + 8, ranks);
+    double m2 = 0;
+    for (double v : {min, max, mean, m2}) {
+      std::memcpy(p.data() + at + 16, &v, 8);
+      at += 8;
+    }
+  }
+  return RawSection{IDB_SECTION_WAIT_SPREAD, items, p};
+}
+
+TEST(ParseProfile, ReadsTheSpreadOfASummaryCfhsWaitsAndRefusesWhatDoesNotMatch) {
+  RawProfile p = raw();
+  ASSERT_EQ(IDB_SECTION_CFH, p.sections[2].type);
+  const WaitEntry good{0, IDB_WAIT_late_sender, 1e-9, 1};
+  p.sections.insert(p.sections.begin() + 4, wait_section({good}));
+  auto with = [&](const RawSection &spread, bool summary = true) {
+    RawProfile q = p;
+    if (summary) { // the first CFH as the summary mode writes one: rank -1, the flag
+      std::string &cfh = q.sections[2].payload;
+      put_u32(cfh, 0, 0xFFFFFFFFu);
+      std::uint32_t flags = 0;
+      std::memcpy(&flags, cfh.data() + 8, 4);
+      put_u32(cfh, 8, flags | IDB_CFH_FLAG_SUMMARY);
+    }
+    q.sections.insert(q.sections.begin() + 5, spread);
+    return q;
+  };
+  // One rank of the run's reached the root and waited all of it.
+  ReadResult r = profile::parse_profile(
+      encode_profile(with(wait_spread_section(1, 0, IDB_WAIT_late_sender, 1, 1e-9, 1e-9, 1e-9))));
+  ASSERT_TRUE(r.profile) << r.error;
+  const profile::Wait &w = r.profile->cfhs[0].nodes[0].waits.at(0);
+  EXPECT_EQ(1u, w.ranks);
+  EXPECT_EQ(1e-9, w.spread.max);
+  auto why = [&](const RawSection &spread, bool summary = true) {
+    return refused(with(spread, summary));
+  };
+  std::string e = why(wait_spread_section(1, 0, 0, 1, 1e-9, 1e-9, 1e-9), false);
+  EXPECT_NE(std::string::npos, e.find("without a summary CFH")) << e;
+  e = why(wait_spread_section(2, 0, 0, 1, 1e-9, 1e-9, 1e-9));
+  EXPECT_NE(std::string::npos, e.find("has 2 items for 1 waits")) << e;
+  e = why(wait_spread_section(1, 0, IDB_WAIT_wait_nxn, 1, 1e-9, 1e-9, 1e-9));
+  EXPECT_NE(std::string::npos, e.find("not the WAIT section's")) << e;
+  e = why(wait_spread_section(1, 0, 0, 0, 1e-9, 1e-9, 1e-9));
+  EXPECT_NE(std::string::npos, e.find("counts 0 ranks")) << e;
+  e = why(wait_spread_section(1, 0, 0, 1, 1e-9, 1e-9, 5e-9)); // the mean is not seconds / ranks
+  EXPECT_NE(std::string::npos, e.find("is not a spread")) << e;
+  e = why(wait_spread_section(1, 0, 0, 1, 2e-9, 1e-9, 1e-9)); // min above max
+  EXPECT_NE(std::string::npos, e.find("is not a spread")) << e;
 }
 
 } // namespace

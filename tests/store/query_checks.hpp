@@ -52,8 +52,8 @@ inline profile::Profile dataset() {
   for (profile::Cfh &h : p.cfhs)
     for (profile::Node &n : h.nodes)
       if (n.probe == kWaitProbe && n.stats.count > 0) {
-        n.waits = {{IDB_WAIT_late_sender, n.stats.sum / 2, (n.stats.count + 1) / 2}};
-        if (h.rank == 0) n.waits.push_back({IDB_WAIT_wait_barrier, n.stats.sum / 4, 1});
+        n.waits = {{IDB_WAIT_late_sender, n.stats.sum / 2, (n.stats.count + 1) / 2, 0, {}}};
+        if (h.rank == 0) n.waits.push_back({IDB_WAIT_wait_barrier, n.stats.sum / 4, 1, 0, {}});
       }
   p.meta["noise_per_activation_s"] = "2e-08";
   p.meta["throttled_noise_per_activation_s"] = "5e-09";
@@ -307,6 +307,36 @@ inline void check_wait_states(store::Database &db, const profile::Profile &p) {
   EXPECT_EQ("wait at barrier", r.rows[1][column(r, "pattern")]);
   EXPECT_EQ("0", r.rows[1][column(r, "worst_rank")]);
   EXPECT_TRUE(canned(db, "wait_states", {{"run", "no such run"}}).rows.empty());
+
+  // The spread over the ranks: every rank waited as late sender, only rank 0 at the
+  // barrier (the others count as 0 s there).
+  std::map<int, double> late;
+  for (const profile::Cfh &h : p.cfhs)
+    for (const profile::Node &n : h.nodes)
+      if (n.probe == kWaitProbe) late[h.rank] += n.stats.sum / 2;
+  double least = 1e300;
+  for (const auto &[rank, seconds] : late)
+    least = std::min(least, seconds);
+  store::QueryResult s = store::query(
+      db, "SELECT pattern, ranks, min, max, mean, rank_of_max, basis, imbalance FROM wait_spread "
+          "WHERE label = 'syn' AND probe_id = " +
+              std::to_string(kWaitProbe) + " ORDER BY pattern");
+  ASSERT_EQ(2u, s.rows.size());
+  EXPECT_EQ("wait at barrier", s.rows[1][0].value_or(""));
+  EXPECT_EQ("late sender", s.rows[0][0].value_or(""));
+  EXPECT_EQ("4", s.rows[0][1].value_or(""));
+  expect_close(least, cell(s, 0, "min"), "the least late sender wait");
+  expect_close(late[kSlowRank], cell(s, 0, "max"), "the slow rank's late sender wait");
+  expect_close(total / 2 / 4, cell(s, 0, "mean"), "the mean late sender wait");
+  EXPECT_EQ(std::to_string(kSlowRank), s.rows[0][5].value_or(""));
+  EXPECT_EQ("ranks", s.rows[0][6].value_or(""));
+  expect_close(0.0, cell(s, 1, "min"), "ranks that never waited at the barrier");
+  expect_close(late[0] / 2, cell(s, 1, "max"), "rank 0's barrier wait");
+  expect_close(late[0] / 2 / 4, cell(s, 1, "mean"), "the mean barrier wait");
+  expect_close(4.0, cell(s, 1, "imbalance"), "one rank of four waited");
+  EXPECT_EQ("0", s.rows[1][5].value_or(""));
+  expect_close(late[kSlowRank] / (total / 2 / 4), cell(r, 0, "imbalance"),
+               "the canned query's imbalance of the late sender waits");
 }
 
 // Values for every parameter any canned query takes, on the dataset.

@@ -9,7 +9,7 @@
 #define IDB_PROFILE_MAGIC "IDBPROF\x1a"
 #define IDB_PROFILE_MAGIC_SIZE 8
 #define IDB_PROFILE_VERSION_MAJOR 1
-#define IDB_PROFILE_VERSION_MINOR 4
+#define IDB_PROFILE_VERSION_MINOR 5
 #define IDB_PROFILE_HEADER_SIZE 16
 
 /* Section header, 24 bytes: type (u32), item count (u32), payload length (u64), CRC-32
@@ -22,6 +22,7 @@
 #define IDB_SECTION_SUMMARY 4       /* 1.1: cross-rank spread per node of the CFH before it */
 #define IDB_SECTION_HIST 5          /* 1.3: duration histograms of nodes of the CFH before it */
 #define IDB_SECTION_WAIT 6          /* 1.4: wait states of COMM nodes of the CFH before it */
+#define IDB_SECTION_WAIT_SPREAD 7   /* 1.5: cross-rank spread of a summary CFH's waits */
 #define IDB_SECTION_END 0x00444E45u /* "END": last section; payload: file length (u64) */
 
 /* CFH section payload: rank (i32), thread (i32), flags (u32), node record size (u32),
@@ -62,5 +63,12 @@
  * total), instances (u64: activations that waited, at most the node's count). The section
  * follows its CFH section (and that CFH's SUMMARY and HIST sections, if any). */
 #define IDB_WAIT_ITEM_SIZE 24
+
+/* WAIT_SPREAD section payload (1.5): follows the WAIT section of a summary CFH, one item
+ * per WAIT item and in the same order: node index (u32), pattern (u32), ranks that reached
+ * the node (u32; those that did not wait there count as 0 s), reserved (u32, 0), then the
+ * seconds' spread over those ranks: min, max, mean, M2 (f64 each), the ranks of min and
+ * max (i32 each; the lowest on ties). */
+#define IDB_WAIT_SPREAD_ITEM_SIZE 56
 
 #endif /* IDB_PROFILE_FORMAT_H */

@@ -40,12 +40,24 @@ struct Histogram {
   bool operator==(const Histogram &) const = default;
 };
 
+// Format 1.1, summary mode (docs/mpi.md): one per-rank quantity's spread over the ranks
+// that reached a node, and the ranks holding its minimum and maximum.
+struct RankSpread {
+  double min = 0, max = 0, mean = 0, m2 = 0; // M2: sum of squared deviations from the mean
+  std::int32_t rank_min = 0, rank_max = 0;
+  bool operator==(const RankSpread &) const = default;
+};
+
 // Format 1.4: the time a COMM node's activations spent waiting in one wait-state pattern
-// (idb/wait_states.h), from the replay of the communication at MPI_Finalize.
+// (idb/wait_states.h), from the replay of the communication at MPI_Finalize. Format 1.5,
+// in a summary CFH: the seconds' spread over the ranks that reached the node (those that
+// did not wait there count as 0 s); `ranks` is 0 where there is none.
 struct Wait {
   std::uint32_t pattern = 0; // idb_wait_pattern
   double seconds = 0;
   std::uint64_t instances = 0; // activations that waited
+  std::uint32_t ranks = 0;
+  RankSpread spread;
   bool operator==(const Wait &) const = default;
 };
 
@@ -57,20 +69,14 @@ struct Node {
   std::vector<Wait> waits; // by pattern, only those with time; empty for most nodes
 };
 
-// Adds `more` into `into` pattern by pattern (kept in pattern order).
+// Adds `more` into `into` pattern by pattern (kept in pattern order); a pattern that was
+// in both has no spread after.
 void merge_waits(std::vector<Wait> &into, const std::vector<Wait> &more);
 
 // The seconds of every pattern together.
 double wait_seconds(const std::vector<Wait> &waits);
 
 inline constexpr std::uint32_t kNoParent = 0xFFFFFFFFu;
-
-// Format 1.1, summary mode (docs/mpi.md): one per-rank quantity's spread over the ranks
-// that reached a node, and the ranks holding its minimum and maximum.
-struct RankSpread {
-  double min = 0, max = 0, mean = 0, m2 = 0; // M2: sum of squared deviations from the mean
-  std::int32_t rank_min = 0, rank_max = 0;
-};
 
 struct NodeSpread {
   std::uint32_t ranks = 0;   // ranks that reached the node
