@@ -2,7 +2,9 @@
 # Renders every view of idb-gui into docs/images/ (the pictures of docs/gui.md) from real
 # runs: examples/jacobi five times on 2 threads and four times on 4, loaded into a fresh
 # SQLite database, and two experiment files over them (COALESCE of the 2-thread runs,
-# COMPARE of 2 against 4 threads). Offscreen; needs the build's idb, jacobi and idb-gui.
+# COMPARE of 2 against 4 threads); and examples/balance built through idb-cc and run once
+# on 4 ranks under mpirun (the master distributing the tasks), for the tree's wait states.
+# Offscreen; needs the build's idb, jacobi, idb-cc and idb-gui, and mpicc.
 #   docs/screenshots.sh [BUILD_DIR]   (default build/dev)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,6 +22,16 @@ run_jacobi() { # LABEL THREADS
 }
 for i in 1 2 3 4 5; do run_jacobi "jacobi-2t-$i" 2; done
 for i in 1 2 3 4; do run_jacobi "jacobi-4t-$i" 4; done
+
+if [[ $(id -u) -eq 0 ]]; then # Open MPI refuses root unless told twice
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+fi
+mkdir "$work/balance"
+root=$PWD bin=$(cd "$build" && pwd)
+(cd "$work/balance" && make -s -f "$root/examples/balance/Makefile" \
+  CC="$bin/instrumenter/idb-cc mpicc" >/dev/null)
+"$build/cli/idb" run -n 4 --mpirun-arg --oversubscribe --db "$db" --label balance-master \
+  -- "$work/balance/balance" master 400 40000 >/dev/null
 
 cat >"$work/coalesce.edf" <<EDF
 [PREAMBLE]
@@ -40,6 +52,8 @@ jacobi-4t-*  4 threads
 EDF
 
 mkdir -p "$images"
+"$build/gui/idb-gui" --db "$db" --run balance-master --screenshot "$images/tree-waits.png" \
+  --view tree --node MPI_Recv 2>/dev/null
 for view in runs chart tree sql; do
   "$build/gui/idb-gui" --db "$db" --run jacobi-4t-1 --screenshot "$images/$view.png" \
     --view "$view" 2>/dev/null

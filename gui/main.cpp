@@ -40,6 +40,10 @@ int main(int argc, char **argv) {
                    "compare.",
                    "NAME", "runs"},
                   {"query", "The canned query of --view sql.", "NAME", "hottest_procedures"},
+                  {"node",
+                   "The node --view tree chooses: the first whose label starts with LABEL "
+                   "(default: the hot path's leaf).",
+                   "LABEL"},
                   {"export",
                    "Write the rows --view shows to this CSV offscreen and exit (tree: every "
                    "tree of the run as a whole, as idb report --aggregate --format csv).",
@@ -71,8 +75,8 @@ int main(int argc, char **argv) {
   if (headless) {
     window.setAttribute(Qt::WA_DontShowOnScreen);
     const bool csv = cli.isSet("export");
-    idb::gui::takeScreenshot(
-        window, {cli.value(csv ? "export" : "screenshot"), view, cli.value("query"), csv});
+    idb::gui::takeScreenshot(window, {cli.value(csv ? "export" : "screenshot"), view,
+                                      cli.value("query"), cli.value("node"), csv});
   }
   window.show();
   if (cli.isSet("db")) window.openDatabase(cli.value("db"), cli.value("run"));

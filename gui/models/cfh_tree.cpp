@@ -2,8 +2,11 @@
 // (cfh_tree.hpp).
 #include "cfh_tree.hpp"
 
+#include "wait_data.hpp"
+
 #include "idb/analysis/trees.hpp"
 
+#include <cmath>
 #include <unordered_map>
 
 namespace idb::gui {
@@ -11,11 +14,17 @@ namespace idb::gui {
 TreeData cfh_tree(const profile::Profile &profile, const profile::Cfh &cfh) {
   TreeData tree;
   tree.label_title = "probe";
-  tree.columns = {{"count", Format::integer},          {"inclusive s", Format::seconds},
-                  {"exclusive s", Format::seconds},    {"corrected s", Format::seconds},
-                  {"% of parent", Format::percent},    {"CPU s", Format::seconds},
-                  {"noise s", Format::seconds},        {"untimed", Format::integer_or_blank},
-                  {"p50 s", Format::seconds_or_blank}, {"p90 s", Format::seconds_or_blank},
+  tree.columns = {{"count", Format::integer},
+                  {"inclusive s", Format::seconds},
+                  {"exclusive s", Format::seconds},
+                  {"corrected s", Format::seconds},
+                  {"wait s", Format::seconds_or_blank},
+                  {"% of parent", Format::percent},
+                  {"CPU s", Format::seconds},
+                  {"noise s", Format::seconds},
+                  {"untimed", Format::integer_or_blank},
+                  {"p50 s", Format::seconds_or_blank},
+                  {"p90 s", Format::seconds_or_blank},
                   {"p99 s", Format::seconds_or_blank}};
   std::vector<analysis::TreeRow> rows = analysis::tree_rows(profile, cfh);
   std::unordered_map<std::uint32_t, std::uint32_t> row_of; // node → row
@@ -25,19 +34,18 @@ TreeData cfh_tree(const profile::Profile &profile, const profile::Cfh &cfh) {
     TreeRow &row = tree.rows.emplace_back();
     row.parent = r.parent == profile::kNoParent ? kTreeTop : row_of.at(r.parent);
     row.label = r.label;
-    row.values = {double(r.count),
-                  r.inclusive,
-                  r.exclusive,
-                  r.corrected,
-                  r.percent_of_parent,
-                  r.cpu,
-                  r.noise,
-                  double(r.throttled),
-                  r.p50,
-                  r.p90,
-                  r.p99};
+    row.values = {
+        double(r.count),     r.inclusive, r.exclusive, r.corrected,
+        std::nan(""), // wait s, set below for a node that waited
+        r.percent_of_parent, r.cpu,       r.noise,     double(r.throttled), r.p50, r.p90, r.p99};
     row.key = r.probe;
     row.source = r.node;
+    if (r.node < cfh.nodes.size() && !cfh.nodes[r.node].waits.empty()) {
+      const profile::Node &n = cfh.nodes[r.node];
+      row.values[kWaitColumn - 1] = profile::wait_seconds(n.waits);
+      row.tint = wait_share(n);
+      row.note = wait_note(n);
+    }
   }
   for (std::uint32_t node : analysis::hot_path(cfh))
     tree.hot_path.push_back(row_of.at(node));
@@ -63,13 +71,13 @@ std::vector<std::vector<std::string>> tree_export_rows(const TreeModel &model,
     row.inclusive = value(2);
     row.exclusive = value(3);
     row.corrected = value(4);
-    row.percent_of_parent = value(5);
-    row.cpu = value(6);
-    row.noise = value(7);
-    row.throttled = std::uint64_t(value(8));
-    row.p50 = value(9);
-    row.p90 = value(10);
-    row.p99 = value(11);
+    row.percent_of_parent = value(6); // 5: wait s, which the export does not have
+    row.cpu = value(7);
+    row.noise = value(8);
+    row.throttled = std::uint64_t(value(9));
+    row.p50 = value(10);
+    row.p90 = value(11);
+    row.p99 = value(12);
     out.push_back(analysis::tree_export_cells(tree, row));
     for (int r = model.rowCount(at) - 1; r >= 0; --r)
       stack.emplace_back(model.index(r, 0, at), row.path);

@@ -1,9 +1,11 @@
 // A tree of a run as the generic tree model's TreeData: one row per node, labelled with
-// its probe, with count, inclusive, exclusive and corrected time, % of the parent's
-// inclusive time, CPU time, noise, untimed activations and the p50, p90 and p99 of the
-// node's activations (blank without a duration histogram): the rows and hot path of
-// analysis::tree_rows, the same `idb report` prints. And the rows a tree model shows, written back
-// as the tree export (`idb-gui --export`), the same cells `idb report --format csv` writes.
+// its probe, with count, inclusive, exclusive and corrected time, the time it waited in
+// communication (blank without wait states; the row tinted by the share of its time), %
+// of the parent's inclusive time, CPU time, noise, untimed activations and the p50, p90
+// and p99 of the node's activations (blank without a duration histogram): the
+// rows and hot path of analysis::tree_rows, the same `idb report` prints. And the rows a tree model
+// shows, written back as the tree export (`idb-gui --export`), the same cells `idb report --format
+// csv` writes.
 #pragma once
 
 #include "tree_model.hpp"
@@ -18,6 +20,8 @@ namespace idb::gui {
 // The column of cfh_tree's TreeData that holds the inclusive time (for sorting), counting
 // the label column as 0.
 inline constexpr int kInclusiveColumn = 2;
+// And the one that holds the time waited in communication.
+inline constexpr int kWaitColumn = 5;
 
 // Never throws except std::bad_alloc.
 TreeData cfh_tree(const profile::Profile &profile, const profile::Cfh &cfh);

@@ -3,6 +3,9 @@
 // so sorting only permutes those lists.
 #include "tree_model.hpp"
 
+#include <QBrush>
+#include <QColor>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -76,6 +79,13 @@ QVariant TreeModel::data(const QModelIndex &index, int role) const {
   const TreeRow &row = tree_.rows[itemOf(index)];
   const int c = index.column();
   if (role == kKeyRole) return QVariant::fromValue(qint64(row.key));
+  if (role == Qt::BackgroundRole) {
+    if (!(row.tint > 0)) return {};
+    // Orange over the view's own colours, from faint (a little) to strong (all).
+    return QBrush(QColor(255, 120, 0, 40 + int(150 * std::min(row.tint, 1.0))));
+  }
+  if (role == Qt::ToolTipRole && !row.note.empty())
+    return QString::fromStdString(row.label + "\n" + row.note);
   if (c == 0) {
     if (role == Qt::DisplayRole || role == Qt::ToolTipRole)
       return QString::fromStdString(row.label);

@@ -1,5 +1,6 @@
 // The one generic tree model of the GUI: any tree given as a TreeData value (rows whose
-// parents precede them, a label and numeric columns) shown through QAbstractItemModel,
+// parents precede them, a label and numeric columns, a tint and a note per row) shown
+// through QAbstractItemModel,
 // sortable per column within each parent, with the rows of its hot path for a view to
 // expand. The CFH tree is one TreeData (cfh_tree.hpp); so can others be.
 #pragma once
@@ -29,6 +30,10 @@ struct TreeRow {
   std::vector<double> values; // one per TreeData::columns
   std::int64_t key = 0;       // what the row stands for (the CFH tree: the probe id)
   std::uint32_t source = 0;   // where it comes from (the CFH tree: the node's index)
+  // How strongly the row is tinted, 0 (not) to 1 (the CFH tree: the share of the node's
+  // time spent waiting in communication), and what its tooltip adds to the label.
+  double tint = 0;
+  std::string note;
 };
 
 inline constexpr std::uint32_t kTreeTop = 0xFFFFFFFFu;

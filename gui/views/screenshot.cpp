@@ -97,6 +97,8 @@ void takeScreenshot(MainWindow &window, const ScreenshotRequest &request) {
       window.showProbe(window.chartView()->legend().checkedProbes().back());
     } else if (request.view == "tree") {
       window.showView(MainWindow::View::tree);
+      if (!request.node.isEmpty() && !window.treeView()->chooseNode(request.node))
+        return finish(1, QStringLiteral("no node of the tree is labelled '%1…'").arg(request.node));
     } else {
       window.showView(MainWindow::View::runs);
     }

@@ -15,6 +15,9 @@ struct ScreenshotRequest {
   QString out;                                          // the PNG (or CSV) to write
   QString view;                                         // runs, chart, tree, sql, ...
   QString query = QStringLiteral("hottest_procedures"); // the SQL view's canned query
+  // The tree view's node to choose (the first, depth first, whose label starts so);
+  // empty: the hot path's leaf.
+  QString node;
   // --export: the view's rows as CSV instead of a picture. The tree: every tree of the
   // run as a whole, one after the other, in the columns of analysis::tree_export_columns
   // (the bytes `idb report RUN --aggregate --format csv` writes); the other views: the

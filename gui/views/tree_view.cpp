@@ -15,19 +15,21 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
+#include <vector>
+
 namespace idb::gui {
 
 CfhTreeView::CfhTreeView(QWidget *parent)
     : QWidget(parent), cfh_(new QComboBox(this)), tree_(new QTreeView(this)),
-      histogram_(new HistogramPanel(this)) {
+      histogram_(new HistogramPanel(this)), waits_(new WaitPanel(this)) {
   tree_->setModel(&model_);
   tree_->setSortingEnabled(true);
   tree_->setAlternatingRowColors(true);
   tree_->setUniformRowHeights(true); // keeps large trees fast
   tree_->header()->setSortIndicator(-1, Qt::DescendingOrder);
-  // Eleven number columns beside the labels: narrow enough that all of them fit a window
+  // Twelve number columns beside the labels: narrow enough that all of them fit a window
   // of 1280 pixels, wide enough for six significant digits.
-  tree_->header()->setDefaultSectionSize(90);
+  tree_->header()->setDefaultSectionSize(84);
   auto *hot = new QPushButton(tr("Expand hot path"), this);
   auto *bar = new QHBoxLayout;
   bar->addWidget(new QLabel(tr("CFH:")));
@@ -38,7 +40,13 @@ CfhTreeView::CfhTreeView(QWidget *parent)
   layout->addLayout(bar);
   auto *split = new QSplitter(Qt::Vertical, this);
   split->addWidget(tree_);
-  split->addWidget(histogram_);
+  auto *below = new QSplitter(Qt::Horizontal, split);
+  below->addWidget(histogram_);
+  below->addWidget(waits_);
+  below->setStretchFactor(0, 3);
+  below->setStretchFactor(1, 2);
+  below->setSizes({780, 480}); // the histogram's axis labels need the room more
+  split->addWidget(below);
   split->setStretchFactor(0, 3);
   split->setStretchFactor(1, 2);
   layout->addWidget(split, 1);
@@ -47,16 +55,18 @@ CfhTreeView::CfhTreeView(QWidget *parent)
   connect(tree_, &QTreeView::clicked, this,
           [this](const QModelIndex &i) { emit probeClicked(i.data(kKeyRole).toLongLong()); });
   connect(tree_->selectionModel(), &QItemSelectionModel::currentChanged, this,
-          [this](const QModelIndex &current) { showHistogram(current); });
+          [this](const QModelIndex &current) { showNode(current); });
 }
 
-void CfhTreeView::showHistogram(const QModelIndex &index) {
+void CfhTreeView::showNode(const QModelIndex &index) {
   const TreeRow *row = model_.rowAt(index);
   if (!shown_ || !row || row->source >= shown_->nodes.size()) {
     histogram_->setHistogram({});
+    waits_->setTable({});
     return;
   }
   histogram_->setHistogram(histogram_chart(row->label, shown_->nodes[row->source]));
+  waits_->setTable(wait_table(row->label, shown_->nodes[row->source]));
 }
 
 void CfhTreeView::setRun(RunDataPtr run) {
@@ -87,8 +97,29 @@ void CfhTreeView::showCfh(int index) {
     shown_ = &p.cfhs[std::size_t(index)];
   model_.setTree(shown_ ? cfh_tree(p, *shown_) : TreeData{});
   histogram_->setHistogram({});
+  waits_->setTable({});
   cfh_->setCurrentIndex(cfh_->findData(index));
   expandHotPath();
+}
+
+bool CfhTreeView::chooseNode(const QString &prefix) {
+  std::vector<QModelIndex> stack; // depth first, iteratively (a CFH may be deep)
+  for (int r = model_.rowCount() - 1; r >= 0; --r)
+    stack.push_back(model_.index(r, 0));
+  while (!stack.empty()) {
+    const QModelIndex at = stack.back();
+    stack.pop_back();
+    if (at.data().toString().startsWith(prefix)) {
+      for (QModelIndex up = at.parent(); up.isValid(); up = up.parent())
+        tree_->expand(up);
+      tree_->setCurrentIndex(at);
+      tree_->scrollTo(at);
+      return true;
+    }
+    for (int r = model_.rowCount(at) - 1; r >= 0; --r)
+      stack.push_back(model_.index(r, 0, at));
+  }
+  return false;
 }
 
 std::string CfhTreeView::currentTitle() const {

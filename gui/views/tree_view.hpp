@@ -1,12 +1,14 @@
 // The trees of a run, the ones `idb report` has: the run as a whole (the threads merged
 // by probe path, each named CFH over its instances), or one CFH (rank, thread, instance);
 // sortable by any column, and expandable along the hot path in one action. Below the
-// tree, the duration histogram of the node chosen in it.
+// tree, the duration histogram and the wait states of the node chosen in it; nodes that
+// waited in communication are tinted by the share of their time they waited.
 #pragma once
 
 #include "histogram_panel.hpp"
 #include "store_worker.hpp"
 #include "tree_model.hpp"
+#include "wait_panel.hpp"
 
 #include <QWidget>
 
@@ -30,16 +32,20 @@ public:
   std::string currentTitle() const;
   // Expands and selects the path of largest inclusive time from the root down.
   void expandHotPath();
+  // Chooses the first node, depth first, whose label starts with `prefix` (expanding its
+  // parents); false when there is none.
+  bool chooseNode(const QString &prefix);
 
   TreeModel &model() { return model_; }
   QTreeView *treeView() const { return tree_; }
   HistogramPanel *histogramPanel() const { return histogram_; }
+  WaitPanel *waitPanel() const { return waits_; }
 
 signals:
   void probeClicked(qint64 probe);
 
 private:
-  void showHistogram(const QModelIndex &index);
+  void showNode(const QModelIndex &index);
 
   RunDataPtr run_;
   const profile::Cfh *shown_ = nullptr; // the tree's CFH, in run_
@@ -47,6 +53,7 @@ private:
   QComboBox *cfh_;
   QTreeView *tree_;
   HistogramPanel *histogram_;
+  WaitPanel *waits_;
 };
 
 } // namespace idb::gui

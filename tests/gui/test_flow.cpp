@@ -6,13 +6,16 @@
 #include "fixtures.hpp"
 #include "test_database.hpp"
 
+#include "cfh_tree.hpp"
 #include "chart_panel.hpp"
 #include "csv.hpp"
 #include "files.hpp"
 #include "histogram_panel.hpp"
 #include "idb/histogram.hpp"
 #include "idb/queries.hpp"
+#include "idb/wait_states.h"
 #include "main_window.hpp"
+#include "wait_panel.hpp"
 
 #include <QChartView>
 #include <QImage>
@@ -252,6 +255,44 @@ TEST_F(Flow, ARefusedConnectionShowsAnErrorInTheWindow) {
   auto db = filled_database();
   open(db->url());
   EXPECT_TRUE(window.errorText().isEmpty());
+}
+
+// Wait states in the tree: exchange() waited a quarter of its time as late sender (and
+// rank 1 also at a barrier), so its rows carry the seconds and an orange tint, and the
+// panel beside the histogram breaks them down by pattern for the node chosen.
+TEST_F(Flow, TintsNodesThatWaitedAndBreaksTheirWaitsDown) {
+  auto db = test::fresh_database();
+  profile::Profile p = test::gui_profile();
+  for (profile::Cfh &cfh : p.cfhs) {
+    profile::Node &exchange = cfh.nodes[3];
+    exchange.waits = {{IDB_WAIT_late_sender, exchange.stats.sum / 4, 1, 0, {}}};
+    if (cfh.rank == 1) exchange.waits.push_back({IDB_WAIT_wait_barrier, 0.05, 2, 0, {}});
+  }
+  store::load(*store::open(db->url()), p, {"waits", {}, {}});
+  open(db->url(), "waits");
+  gui::CfhTreeView &view = *window.treeView();
+  QTreeView *tree = view.treeView();
+  QModelIndex exchange = tree->currentIndex(); // the hot path's leaf
+  ASSERT_EQ(exchange.data().toString(), "exchange()");
+  const int wait_column = gui::kWaitColumn;
+  ASSERT_EQ(view.model().headerData(wait_column, Qt::Horizontal).toString(), "wait s");
+  // Both ranks merged: 0.25 s + 0.5 s of late sender and 0.05 s at the barrier, of 3 s.
+  EXPECT_NEAR(exchange.siblingAtColumn(wait_column).data(gui::kValueRole).toDouble(), 0.80, 1e-9);
+  EXPECT_TRUE(exchange.data(Qt::BackgroundRole).isValid());
+  EXPECT_TRUE(exchange.data(Qt::ToolTipRole).toString().contains("late sender"));
+  QModelIndex solve = exchange.parent();
+  EXPECT_FALSE(solve.data(Qt::BackgroundRole).isValid()) << "solve() itself never waited";
+  EXPECT_TRUE(solve.siblingAtColumn(wait_column).data().toString().isEmpty());
+
+  gui::WaitPanel &panel = *view.waitPanel();
+  ASSERT_EQ(panel.rowCount(), 2);
+  EXPECT_EQ(panel.cell(0, 0), "late sender");
+  EXPECT_EQ(panel.cell(1, 0), "wait at barrier");
+  EXPECT_EQ(panel.cell(1, 2), "2");
+  EXPECT_TRUE(panel.title().contains("26.7%")) << panel.title().toStdString(); // 0.8 of 3
+  tree->setCurrentIndex(solve);
+  EXPECT_EQ(panel.rowCount(), 0);
+  EXPECT_TRUE(panel.title().contains("no wait states")) << panel.title().toStdString();
 }
 
 // The histogram under the tree follows the node chosen: the hot path's leaf at first

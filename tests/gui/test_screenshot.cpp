@@ -61,6 +61,13 @@ TEST(Screenshot, RendersEveryView) {
     ASSERT_EQ(r.code, 0) << view << ": " << r.err.toStdString();
     EXPECT_FALSE(QImage(out).isNull()) << view;
   }
+  // --node chooses a node of the tree by the start of its label; one nobody has fails.
+  const QString out = QString::fromStdString(dir.file("node.png"));
+  Result r = run_gui({"--db", url, "--screenshot", out, "--view", "tree", "--node", "output"});
+  EXPECT_EQ(r.code, 0) << r.err.toStdString();
+  r = run_gui({"--db", url, "--screenshot", out, "--view", "tree", "--node", "nosuch"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_TRUE(r.err.contains("no node of the tree is labelled 'nosuch")) << r.err.toStdString();
 }
 
 // --view tree --export: the rows of the run as a whole, which idb report --aggregate

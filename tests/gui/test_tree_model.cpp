@@ -42,7 +42,8 @@ TEST(TreeModel, ShowsTheCfhWithItsColumns) {
   EXPECT_DOUBLE_EQ(solve.siblingAtColumn(2).data(gui::kValueRole).toDouble(), 12.0); // 2+4+6
   EXPECT_DOUBLE_EQ(solve.siblingAtColumn(3).data(gui::kValueRole).toDouble(), 10.0); // - 2
   EXPECT_NEAR(solve.siblingAtColumn(4).data(gui::kValueRole).toDouble(), 12.0 - 0.001, 1e-12);
-  EXPECT_NEAR(solve.siblingAtColumn(5).data(gui::kValueRole).toDouble(), 100.0 * 12 / 9, 1e-9);
+  EXPECT_EQ(cell(solve, gui::kWaitColumn), "") << "no wait states: blank";
+  EXPECT_NEAR(solve.siblingAtColumn(6).data(gui::kValueRole).toDouble(), 100.0 * 12 / 9, 1e-9);
   EXPECT_EQ(solve.data(gui::kKeyRole).toLongLong(), 2);
   EXPECT_EQ(model.parent(solve), main);
   EXPECT_EQ(model.headerData(2, Qt::Horizontal).toString(), "inclusive s");
@@ -58,11 +59,11 @@ TEST(TreeModel, ShowsAThrottledNodesUntimedActivations) {
   QModelIndex main = model.index(0, 0, model.index(0, 0));
   QModelIndex row = model.index(0, 0, main);
   ASSERT_EQ(cell(row, 0), "solve()");
-  EXPECT_EQ(model.headerData(8, Qt::Horizontal).toString(), "untimed");
+  EXPECT_EQ(model.headerData(9, Qt::Horizontal).toString(), "untimed");
   EXPECT_EQ(cell(row, 1), "10") << "count: every activation, timed or not";
-  EXPECT_EQ(cell(row, 8), "7");
-  EXPECT_EQ(cell(main, 8), "") << "blank where no activation went untimed";
-  EXPECT_DOUBLE_EQ(main.siblingAtColumn(8).data(gui::kValueRole).toDouble(), 0.0);
+  EXPECT_EQ(cell(row, 9), "7");
+  EXPECT_EQ(cell(main, 9), "") << "blank where no activation went untimed";
+  EXPECT_DOUBLE_EQ(main.siblingAtColumn(9).data(gui::kValueRole).toDouble(), 0.0);
   // The export writes it as idb report does (ExportsTheRowsTheAnalysisGives).
   EXPECT_EQ(gui::tree_export_rows(model, "t")[2][9], "7"); // the column `throttled`
 }
@@ -111,12 +112,31 @@ TEST(TreeModel, ExportsTheRowsTheAnalysisGives) {
   }
 }
 
+// A row's tint colours its background in every column and its note joins the tooltip;
+// an untinted row has neither.
+TEST(TreeModel, TintsRowsAndAddsTheirNotesToTheTooltip) {
+  gui::TreeModel model;
+  gui::TreeData data;
+  data.columns = {{"n", gui::Format::integer}};
+  data.rows = {{gui::kTreeTop, "recv", {1}, 0, 0, 0.5, "waited 50.0% of its time"},
+               {0, "plain", {2}, 1, 1, 0.0, {}}};
+  model.setTree(data);
+  const QModelIndex recv = model.index(0, 0), plain = model.index(0, 0, recv);
+  for (int c = 0; c < 2; ++c)
+    EXPECT_TRUE(recv.siblingAtColumn(c).data(Qt::BackgroundRole).isValid()) << c;
+  EXPECT_EQ(recv.data(Qt::ToolTipRole).toString(), "recv\nwaited 50.0% of its time");
+  EXPECT_FALSE(plain.data(Qt::BackgroundRole).isValid());
+  EXPECT_EQ(plain.data(Qt::ToolTipRole).toString(), "plain");
+}
+
 TEST(TreeModel, TakesRowsWithBadParentsToTheTop) {
   gui::TreeModel model;
   QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
   gui::TreeData data;
   data.columns = {{"n", gui::Format::integer}};
-  data.rows = {{gui::kTreeTop, "a", {1}, 0}, {5, "b", {2}, 1}, {1, "c", {}, 2}};
+  data.rows = {{gui::kTreeTop, "a", {1}, 0, 0, 0.0, {}},
+               {5, "b", {2}, 1, 0, 0.0, {}},
+               {1, "c", {}, 2, 0, 0.0, {}}};
   model.setTree(data);
   EXPECT_EQ(model.rowCount(), 2); // a, and b whose parent does not exist
   EXPECT_EQ(model.rowCount(model.index(1, 0)), 1);
