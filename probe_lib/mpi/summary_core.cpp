@@ -221,6 +221,15 @@ bool map_nodes(UnionCfh &c, const LocalCfh &local, std::uint32_t *map, bool add)
   return true;
 }
 
+// The union CFH of `local`'s name (named or not), or -1.
+int union_cfh_of(const Union &u, const LocalCfh &local) {
+  std::uint32_t named = local.flags & IDB_CFH_FLAG_NAMED;
+  for (std::uint32_t k = 0; k < u.count; ++k)
+    if ((u.cfhs[k].flags & IDB_CFH_FLAG_NAMED) == named && !std::strcmp(u.cfhs[k].name, local.name))
+      return int(k);
+  return -1;
+}
+
 void put_stats(ByteBuffer &b, const idb_stats_t &s) {
 #define IDB_PUT_FIELD(field, type, unit, merge, group, column) b.put(s.field);
   IDB_STATS_FIELDS(IDB_PUT_FIELD)
@@ -354,12 +363,7 @@ bool records_of_rank(const Union &u, const LocalCfh *local, int count, int rank,
   for (std::uint64_t i = 0; i < total; ++i)
     summary_clear(records[i]);
   for (int i = 0; i < count; ++i) {
-    std::uint32_t named = local[i].flags & IDB_CFH_FLAG_NAMED;
-    int at = -1;
-    for (std::uint32_t k = 0; k < u.count && at < 0; ++k)
-      if ((u.cfhs[k].flags & IDB_CFH_FLAG_NAMED) == named &&
-          !std::strcmp(u.cfhs[k].name, local[i].name))
-        at = int(k);
+    int at = union_cfh_of(u, local[i]);
     auto *map = static_cast<std::uint32_t *>(std::malloc(local[i].count * 4ull));
     bool ok = at >= 0 && map && map_nodes(u.cfhs[at], local[i], map, false);
     SummaryRecord *base = records + (ok ? u.offset(std::uint32_t(at)) : 0);
@@ -441,12 +445,7 @@ bool waits_of_rank(const Union &u, const LocalCfh *local, int count, RankWait **
   if (!*out) return false;
   for (int i = 0; i < count; ++i) {
     if (!local[i].wait_items) continue;
-    std::uint32_t named = local[i].flags & IDB_CFH_FLAG_NAMED;
-    int at = -1;
-    for (std::uint32_t k = 0; k < u.count && at < 0; ++k)
-      if ((u.cfhs[k].flags & IDB_CFH_FLAG_NAMED) == named &&
-          !std::strcmp(u.cfhs[k].name, local[i].name))
-        at = int(k);
+    int at = union_cfh_of(u, local[i]);
     auto *map = static_cast<std::uint32_t *>(std::malloc(local[i].count * 4ull));
     bool ok = at >= 0 && map && map_nodes(u.cfhs[at], local[i], map, false);
     Reader r{local[i].waits,
@@ -610,12 +609,7 @@ bool get_hist(Reader &in, std::uint32_t &level, std::uint32_t &size, std::uint32
 bool hists_of_rank(const Union &u, const LocalCfh *local, int count, HistSet &h) {
   for (int i = 0; i < count; ++i) {
     if (!local[i].hists) continue;
-    std::uint32_t named = local[i].flags & IDB_CFH_FLAG_NAMED;
-    int at = -1;
-    for (std::uint32_t k = 0; k < u.count && at < 0; ++k)
-      if ((u.cfhs[k].flags & IDB_CFH_FLAG_NAMED) == named &&
-          !std::strcmp(u.cfhs[k].name, local[i].name))
-        at = int(k);
+    int at = union_cfh_of(u, local[i]);
     if (at < 0) return false;
     auto *map = static_cast<std::uint32_t *>(std::malloc(local[i].count * 4ull));
     bool ok = map && map_nodes(u.cfhs[at], local[i], map, false);
