@@ -16,6 +16,10 @@
  *                      MPI_Wait, then MPI_Send; rank 3 sleeps 150 ms, then starts a
  *                      persistent receive (MPI_Recv_init, MPI_Start, MPI_Wait) twice: rank
  *                      2's Wait waits for rank 3's first start (late receiver)
+ *   20 out of order    rank 0 posts two MPI_Irecv from rank 1 with one tag and waits for
+ *                      the second first; rank 1 sends one message at once and the other
+ *                      120 ms later: the first MPI_Wait waits for the later message (a
+ *                      replay that paired receives by completion order would find none)
  * Each rank reads CLOCK_MONOTONIC just before each call (one clock for the whole host, which
  * MPI_Wtime is not: Open MPI counts it from each process's own start); the ranks then
  * exchange those times and write the waits they imply to PREFIX-RANK.txt, one "probe
@@ -57,7 +61,7 @@ int main(int argc, char **argv) {
   snprintf(path, sizeof path, "%s-%d.txt", argc > 1 ? argv[1] : "waits", rank);
   FILE *out = fopen(path, "w");
   if (!out) MPI_Abort(MPI_COMM_WORLD, 1);
-  enum { kScenarios = 12 };
+  enum { kScenarios = 15 };
   double enter[kScenarios] = {0}, all[4][kScenarios];
   int value = rank, result = 0;
 
@@ -168,6 +172,27 @@ int main(int argc, char **argv) {
     }
   }
 
+  MPI_Barrier(MPI_COMM_WORLD);
+  {
+    IDB_PROC_SCOPE(20);
+    int first = 0, second = 0;
+    MPI_Request requests[2];
+    if (rank == 0) {
+      MPI_Irecv(&first, 1, MPI_INT, 1, 10, MPI_COMM_WORLD, &requests[0]);
+      MPI_Irecv(&second, 1, MPI_INT, 1, 10, MPI_COMM_WORLD, &requests[1]);
+      enter[12] = now();
+      MPI_Wait(&requests[1], MPI_STATUS_IGNORE);
+      enter[13] = now();
+      MPI_Wait(&requests[0], MPI_STATUS_IGNORE);
+    } else if (rank == 1) {
+      enter[12] = now();
+      MPI_Send(&value, 1, MPI_INT, 0, 10, MPI_COMM_WORLD);
+      sleep_ms(120);
+      enter[13] = now();
+      MPI_Send(&value, 1, MPI_INT, 0, 10, MPI_COMM_WORLD);
+    }
+  }
+
   MPI_Allgather(enter, kScenarios, MPI_DOUBLE, all, kScenarios, MPI_DOUBLE, MPI_COMM_WORLD);
   if (rank == 0) fprintf(out, "11 %d %.9f\n", kLateSender, clamp_wait(all[1][0] - all[0][0]));
   if (rank == 2) fprintf(out, "12 %d %.9f\n", kLateReceiver, clamp_wait(all[3][1] - all[2][1]));
@@ -193,6 +218,9 @@ int main(int argc, char **argv) {
     fprintf(out, "18 %d %.9f\n", kLateSender, clamp_wait(later - enter[7]));
   }
   if (rank == 2) fprintf(out, "19 %d %.9f\n", kLateReceiver, clamp_wait(all[3][8] - enter[8]));
+  if (rank == 0) /* the second receive holds the later message */
+    fprintf(out, "20 %d %.9f\n", kLateSender,
+            clamp_wait(all[1][13] - enter[12]) + clamp_wait(all[1][12] - enter[13]));
   if (rank == 3) /* both messages were on their way before each wait: nearly 0 */
     fprintf(out, "19 %d %.9f\n", kLateSender,
             clamp_wait(all[2][8] - enter[10]) + clamp_wait(all[2][9] - enter[11]));
