@@ -45,7 +45,7 @@ CfhTreeView::CfhTreeView(QWidget *parent)
   below->addWidget(waits_);
   below->setStretchFactor(0, 3);
   below->setStretchFactor(1, 2);
-  below->setSizes({780, 480}); // the histogram's axis labels need the room more
+  below->setSizes({775, 485}); // the histogram's axis labels; the summary's eight columns
   split->addWidget(below);
   split->setStretchFactor(0, 3);
   split->setStretchFactor(1, 2);

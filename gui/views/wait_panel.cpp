@@ -26,8 +26,9 @@ WaitPanel::WaitPanel(QWidget *parent)
 void WaitPanel::setTable(const WaitTable &t) {
   title_->setText(t.title.empty() ? tr("Wait states: choose a node in the tree")
                                   : QString::fromStdString(t.title));
-  QStringList headers = {tr("pattern"), tr("wait s"), tr("instances"), tr("% of node")};
-  if (t.spread) headers << tr("ranks") << tr("least s") << tr("most s") << tr("most: rank");
+  // Short headers, so that the eight columns of a summary run fit beside the histogram.
+  QStringList headers = {tr("pattern"), tr("wait s"), tr("count"), tr("% node")};
+  if (t.spread) headers << tr("ranks") << tr("min s") << tr("max s") << tr("max rank");
   table_->clear();
   table_->setColumnCount(int(headers.size()));
   table_->setHorizontalHeaderLabels(headers);
