@@ -5,6 +5,7 @@
 #include "crc32.h"
 #include "idb/histogram.h"
 #include "idb/profile_format.h"
+#include "idb/wait_states.h"
 #include "section.h"
 
 #include <cstdlib>
@@ -455,7 +456,7 @@ bool waits_of_rank(const Union &u, const LocalCfh *local, int count, RankWait **
       auto pattern = r.get<std::uint32_t>();
       auto seconds = r.get<double>();
       auto instances = r.get<std::uint64_t>();
-      ok = r.ok && node < local[i].count && map[node] != kNone && pattern < 8;
+      ok = r.ok && node < local[i].count && map[node] != kNone && pattern < IDB_WAIT_PATTERN_COUNT;
       if (ok)
         (*out)[(*n)++] = {u.offset(std::uint32_t(at)) + map[node], pattern, seconds, instances};
     }

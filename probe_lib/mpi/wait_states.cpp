@@ -327,7 +327,7 @@ bool unmatched_streams(MPI_Comm comm, int size, std::uint64_t events, Keys &bad,
     total_in += std::uint64_t(recv_n[r]) / sizeof(Key);
   }
   auto *incoming = static_cast<Key *>(std::malloc(sizeof(Key) * (total_in + 1)));
-  auto *answer = static_cast<Key *>(std::malloc(sizeof(Key) * (total_in + 1)));
+  auto *answer = static_cast<Key *>(std::malloc(sizeof(Key) * (total_in + nr + 1)));
   ok = incoming && answer ? 1 : 0;
   PMPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_LAND, comm);
   if (!ok) {
@@ -341,6 +341,9 @@ bool unmatched_streams(MPI_Comm comm, int size, std::uint64_t events, Keys &bad,
   PMPI_Comm_rank(comm, &me);
   std::uint64_t nanswer = 0;
   std::memset(send_n, 0, sizeof(int) * std::size_t(size));
+  std::uint64_t u = 0; // this rank's receive streams, sorted by peer first
+  while (u < nr && recv[u].peer < 0)
+    bad.push(recv[u++]); // no world rank to name the sender by (out of memory)
   for (int r = 0; r < size; ++r) {
     std::uint64_t from = std::uint64_t(recv_at[r]) / sizeof(Key);
     std::uint64_t to = from + std::uint64_t(recv_n[r]) / sizeof(Key);
@@ -357,17 +360,18 @@ bool unmatched_streams(MPI_Comm comm, int size, std::uint64_t events, Keys &bad,
       answer[nanswer++].peer = me;
       send_n[r] += int(sizeof(Key));
     }
-  }
-  for (std::uint64_t i = 0; i < nr; ++i) { // receives that no sender announced
-    const Key &k = recv[i];
-    bool announced = false;
-    if (k.peer >= 0) {
-      std::uint64_t from = std::uint64_t(recv_at[k.peer]) / sizeof(Key);
-      std::uint64_t to = from + std::uint64_t(recv_n[k.peer]) / sizeof(Key);
+    // Receives from r on streams r did not announce: left out here, and r hears of them,
+    // since a key stands for both directions (r's receives from this rank on it too).
+    for (; u < nr && recv[u].peer == r; ++u) {
+      bool announced = false;
       for (std::uint64_t j = from; j < to && !announced; ++j)
-        announced = incoming[j].comm == k.comm && incoming[j].tag == k.tag;
+        announced = incoming[j].comm == recv[u].comm && incoming[j].tag == recv[u].tag;
+      if (announced) continue;
+      bad.push(recv[u]);
+      answer[nanswer] = recv[u];
+      answer[nanswer++].peer = me;
+      send_n[r] += int(sizeof(Key));
     }
-    if (!announced) bad.push(k);
   }
   for (int r = 1; r < size; ++r)
     send_at[r] = send_at[r - 1] + send_n[r - 1];
@@ -383,7 +387,7 @@ bool unmatched_streams(MPI_Comm comm, int size, std::uint64_t events, Keys &bad,
   if (ok) {
     PMPI_Alltoallv(answer, send_n, send_at, MPI_BYTE, returned, recv_n, recv_at, MPI_BYTE, comm);
     for (std::uint64_t i = 0; i < total_back; ++i)
-      bad.push(returned[i]); // (comm, the receiver, tag): this rank's sends to it on it
+      bad.push(returned[i]); // (comm, the other rank, tag): both directions between the two
   }
   for (std::uint64_t i = 0; i < ns; ++i)
     if (sent[i].synchronous) answered.push(sent[i]);
@@ -445,19 +449,22 @@ double waited(double enter, double exit, double arrival) {
 // Pending requests of the replay, compacted now and then so that their number stays small.
 struct Requests {
   MPI_Request *items = nullptr;
-  std::uint64_t count = 0, cap = 0;
+  std::uint64_t count = 0, cap = 0, next = 4096;
+
+  // Room for `n` requests up front, so that add() never needs memory it may not get (a
+  // request dropped while active would leave MPI writing into freed memory).
+  bool reserve(std::uint64_t n) {
+    items = static_cast<MPI_Request *>(std::malloc(sizeof(MPI_Request) * (n + 1)));
+    cap = items ? n + 1 : 0;
+    return items != nullptr;
+  }
 
   bool add(MPI_Request r) {
-    if (count == cap) {
-      if (count >= 4096) compact();
-      if (count == cap) {
-        std::uint64_t grown = cap ? 2 * cap : 256;
-        auto *more = static_cast<MPI_Request *>(std::realloc(items, sizeof(MPI_Request) * grown));
-        if (!more) return false;
-        items = more;
-        cap = grown;
-      }
+    if (count >= next) { // keeps the requests in flight few
+      compact();
+      next = count + 4096;
     }
+    if (count == cap) return false; // not reached: reserve() took what the replay adds
     items[count++] = r;
     return true;
   }
@@ -668,7 +675,9 @@ void wait_replay() {
     post_req[k] = MPI_REQUEST_NULL;
   Requests replies; // the answers blocking sends wait for, beside `awaiting`
   std::uint64_t nout = 0, nreplies = 0;
-  int ready = out && answers && awaiting && post_msg && post_req && limit && seen ? 1 : 0;
+  // At most one request a point-to-point event in each list.
+  bool room = pending.reserve(np2p) && replies.reserve(np2p);
+  int ready = out && answers && awaiting && post_msg && post_req && limit && seen && room ? 1 : 0;
   PMPI_Allreduce(MPI_IN_PLACE, &ready, 1, MPI_INT, MPI_LAND, world);
   if (!ready) p2p = false; // on every rank alike
   // A receive answers its sender when the stream has synchronous sends.
@@ -679,9 +688,12 @@ void wait_replay() {
     PMPI_Isend(&a, int(sizeof a), MPI_BYTE, e.peer, e.tag, s.back, &r);
     pending.add(r);
   };
-  // The call that completes requests waited for the latest sender (late sender) and for
-  // the latest receiver of its synchronous sends (late receiver).
-  double latest_sender = -HUGE_VAL, latest_receiver = -HUGE_VAL;
+  // Whether a post and the completions joined to it are replayed.
+  auto replayed = [&](const Event &post) {
+    return p2p && post.peer >= 0 && !contains(bad.items, bad.count, key_of(post));
+  };
+  // The call that completes receives waited for the latest of their senders (late sender).
+  double latest_sender = -HUGE_VAL;
   // Events of several threads are in the order the calls ended, not the order they
   // began: a receive may come before the send another thread began earlier. Then every
   // send goes out first, and collectives (whose order between communicators threads
@@ -699,19 +711,20 @@ void wait_replay() {
     const Shadow &s = g_comms[e.comm];
     double enter = common_seconds(double(e.enter)), exit = common_seconds(double(e.exit));
     if (kind == WaitKind::completed) {
+      // A receive completes here; a synchronous send's answer is awaited after the walk,
+      // since with several threads its receiver may answer only after this rank's later
+      // events (the order of the buffer is the order calls ended).
       const Event &post = g_events[e.link];
-      if (p2p && post.peer >= 0 && !contains(bad.items, bad.count, key_of(post))) {
-        PMPI_Wait(&post_req[post.link], MPI_STATUS_IGNORE);
-        double &latest =
-            WaitKind(post.kind) == WaitKind::posted_recv ? latest_sender : latest_receiver;
-        latest = post_msg[post.link].enter > latest ? post_msg[post.link].enter : latest;
-      } else {
+      bool receive = WaitKind(post.kind) == WaitKind::posted_recv;
+      if (!replayed(post)) {
         ++skipped;
+      } else if (receive) {
+        PMPI_Wait(&post_req[post.link], MPI_STATUS_IGNORE);
+        latest_sender = std::fmax(latest_sender, post_msg[post.link].enter);
       }
       if (e.last) {
         sums.add(e, IDB_WAIT_late_sender, waited(enter, exit, latest_sender));
-        sums.add(e, IDB_WAIT_late_receiver, waited(enter, exit, latest_receiver));
-        latest_sender = latest_receiver = -HUGE_VAL;
+        latest_sender = -HUGE_VAL;
       }
       continue;
     }
@@ -775,6 +788,24 @@ void wait_replay() {
     sums.add(
         e, IDB_WAIT_late_receiver,
         waited(common_seconds(double(e.enter)), common_seconds(double(e.exit)), answers[k].enter));
+  }
+  // The calls that completed synchronous sends waited for the latest of their receivers
+  // (late receiver); every answer comes, as every receiver has walked all its events.
+  double latest_receiver = -HUGE_VAL;
+  for (std::uint64_t i = 0; ready && i < events; ++i) {
+    const Event &e = g_events[i];
+    if (WaitKind(e.kind) != WaitKind::completed) continue;
+    const Event &post = g_events[e.link];
+    if (WaitKind(post.kind) == WaitKind::posted_ssend && replayed(post)) {
+      PMPI_Wait(&post_req[post.link], MPI_STATUS_IGNORE);
+      latest_receiver = std::fmax(latest_receiver, post_msg[post.link].enter);
+    }
+    if (e.last) {
+      sums.add(
+          e, IDB_WAIT_late_receiver,
+          waited(common_seconds(double(e.enter)), common_seconds(double(e.exit)), latest_receiver));
+      latest_receiver = -HUGE_VAL;
+    }
   }
   // Posts whose completion the buffer did not hold: their messages are matched all the same.
   for (std::uint64_t k = 0; ready && k < nposts; ++k)

@@ -517,8 +517,14 @@ bool read_wait_spread(const Section &s, Profile &p, Cursor &c, Seen &seen) {
     if (ranks == 0 || ranks > seen.nprocs)
       return c.fail(where + " counts " + std::to_string(ranks) + " ranks of " +
                     std::to_string(seen.nprocs));
-    bool sane = std::isfinite(spread.min) && std::isfinite(spread.max) &&
-                std::isfinite(spread.mean) && std::isfinite(spread.m2) && spread.min >= 0 &&
+    auto rank_ok = [&](std::int32_t r) { return r >= 0 && r < seen.nprocs; };
+    if (!rank_ok(spread.rank_min) || !rank_ok(spread.rank_max))
+      return c.fail(where + " names rank " +
+                    std::to_string(rank_ok(spread.rank_min) ? spread.rank_max : spread.rank_min) +
+                    " of " + std::to_string(seen.nprocs));
+    bool sane = spread.max <= w.seconds * (1 + 1e-9) + 1e-12 && std::isfinite(spread.min) &&
+                std::isfinite(spread.max) && std::isfinite(spread.mean) &&
+                std::isfinite(spread.m2) && spread.min >= 0 &&
                 spread.min <= spread.mean * (1 + 1e-9) && spread.mean <= spread.max * (1 + 1e-9) &&
                 spread.m2 >= 0 &&
                 std::abs(spread.mean * ranks - w.seconds) <= 1e-6 * w.seconds + 1e-9;

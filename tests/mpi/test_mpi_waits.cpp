@@ -230,6 +230,19 @@ TEST(MpiWaits, OffRecordsNothing) {
       EXPECT_TRUE(n.waits.empty());
 }
 
+// A stream the sender left unrecorded (its buffer full) while the receiver recorded it,
+// beside the other direction on the same tag, which both recorded: both ranks leave both
+// out (before, the receiver alone did, and its peer waited for ever in the replay).
+TEST(MpiWaits, AStreamOnlyItsReceiverRecordedIsLeftOutOnBothSides) {
+  MpiRun run = mpi_run(2, IDB_TEST_WAIT_UNANNOUNCED, {}, {{"IDB_WAIT_BUFFER", "480"}});
+  ASSERT_TRUE(run.ok()) << run.output;
+  Profile p = read(run);
+  EXPECT_EQ(p.get("wait"), "on");
+  EXPECT_GT(p.number("wait_dropped"), 0.0);
+  // Rank 0's send and receive, rank 1's receive from rank 0: all left out.
+  EXPECT_GE(p.number("wait_unreplayed"), 3.0);
+}
+
 // 512 bytes hold 10 events a rank: the first calls are replayed, the rest counted as
 // dropped.
 TEST(MpiWaits, ASmallBufferReportsItsCoverage) {

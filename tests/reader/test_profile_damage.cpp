@@ -529,7 +529,8 @@ TEST(ParseProfile, RefusesWaitStatesTheFormatForbids) {
 
 // A WAIT_SPREAD section after a summary CFH's WAIT section: one item per wait, in its order.
 RawSection wait_spread_section(std::uint32_t items, std::uint32_t node, std::uint32_t pattern,
-                               std::uint32_t ranks, double min, double max, double mean) {
+                               std::uint32_t ranks, double min, double max, double mean,
+                               std::int32_t rank_max = 0) {
   std::string p;
   for (std::uint32_t k = 0; k < items; ++k) {
     std::size_t at = p.size();
@@ -542,6 +543,8 @@ RawSection wait_spread_section(std::uint32_t items, std::uint32_t node, std::uin
       std::memcpy(p.data() + at + 16, &v, 8);
       at += 8;
     }
+    put_u32(p, at + 16, 0);                       // the rank of min
+    put_u32(p, at + 20, std::uint32_t(rank_max)); // and of max
   }
   return RawSection{IDB_SECTION_WAIT_SPREAD, items, p};
 }
@@ -584,6 +587,10 @@ TEST(ParseProfile, ReadsTheSpreadOfASummaryCfhsWaitsAndRefusesWhatDoesNotMatch) 
   e = why(wait_spread_section(1, 0, 0, 1, 1e-9, 1e-9, 5e-9)); // the mean is not seconds / ranks
   EXPECT_NE(std::string::npos, e.find("is not a spread")) << e;
   e = why(wait_spread_section(1, 0, 0, 1, 2e-9, 1e-9, 1e-9)); // min above max
+  EXPECT_NE(std::string::npos, e.find("is not a spread")) << e;
+  e = why(wait_spread_section(1, 0, 0, 1, 1e-9, 1e-9, 1e-9, 1)); // no rank 1 in a run of 1
+  EXPECT_NE(std::string::npos, e.find("names rank 1 of 1")) << e;
+  e = why(wait_spread_section(1, 0, 0, 1, 1e-9, 2e-9, 1e-9)); // one rank waited past the sum
   EXPECT_NE(std::string::npos, e.find("is not a spread")) << e;
 }
 
