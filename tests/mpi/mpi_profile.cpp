@@ -90,4 +90,15 @@ std::uint64_t wait_bound(const std::string &path) {
   return bound;
 }
 
+std::uint64_t wait_spread_bound(const std::string &path) {
+  std::uint64_t bound = 0;
+  auto read = idb::profile::read_profile(path);
+  if (!read.profile) return 0;
+  for (const Cfh &cfh : read.profile->cfhs)
+    if (cfh.summary)
+      bound += IDB_SECTION_HEADER_SIZE +
+               cfh.nodes.size() * std::uint64_t(IDB_WAIT_PATTERN_COUNT) * IDB_WAIT_SPREAD_ITEM_SIZE;
+  return bound;
+}
+
 } // namespace idb::test

@@ -33,4 +33,8 @@ std::uint64_t hist_bound(const std::string &path);
 // for every wait-state pattern.
 std::uint64_t wait_bound(const std::string &path);
 
+// The most bytes its WAIT_SPREAD sections can take: per summary CFH a section header, per
+// node an item for every wait-state pattern.
+std::uint64_t wait_spread_bound(const std::string &path);
+
 } // namespace idb::test
