@@ -286,6 +286,14 @@ void put_hist_section(ByteBuffer &b, const UnionCfh &c, const SummaryRecord *r, 
   end_section(b, at, items);
 }
 
+// One spread as SUMMARY and WAIT_SPREAD sections hold it (40 bytes).
+void put_spread(ByteBuffer &b, const Spread &s) {
+  for (double v : {s.min, s.max, s.mean, s.m2})
+    b.put(v);
+  b.put(s.rank_min);
+  b.put(s.rank_max);
+}
+
 void put_spread_section(ByteBuffer &b, const UnionCfh &c, const SummaryRecord *r) {
   std::size_t at = begin_section(b, IDB_SECTION_SUMMARY, c.count);
   b.put(std::uint32_t(IDB_SUMMARY_RECORD_SIZE));
@@ -293,12 +301,8 @@ void put_spread_section(ByteBuffer &b, const UnionCfh &c, const SummaryRecord *r
   for (std::uint32_t i = 0; i < c.count; ++i) {
     b.put(r[i].ranks);
     b.put(std::uint32_t(0));
-    for (const Spread &s : r[i].spread) {
-      for (double v : {s.min, s.max, s.mean, s.m2})
-        b.put(v);
-      b.put(s.rank_min);
-      b.put(s.rank_max);
-    }
+    for (const Spread &s : r[i].spread)
+      put_spread(b, s);
   }
   end_section(b, at);
 }
@@ -409,15 +413,11 @@ std::uint32_t put_summary_sections(const Union &u, const SummaryRecord *records,
     end_section(out, at);
     at = begin_section(out, IDB_SECTION_WAIT_SPREAD, std::uint32_t(w - first));
     for (std::uint64_t k = first; k < w; ++k) {
-      const Spread &sp = waits[k].spread;
       out.put(std::uint32_t(waits[k].node - base));
       out.put(waits[k].pattern);
       out.put(waits[k].ranks);
       out.put(std::uint32_t(0));
-      for (double v : {sp.min, sp.max, sp.mean, sp.m2})
-        out.put(v);
-      out.put(sp.rank_min);
-      out.put(sp.rank_max);
+      put_spread(out, waits[k].spread);
     }
     end_section(out, at);
     sections += 2;
