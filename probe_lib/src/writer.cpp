@@ -65,8 +65,9 @@ void put_field(ByteBuffer &b, double value, double seconds_per_tick, idb_stats_u
 // `open_ticks` >= 0: the node is still open in a thread that finalize does not own; its
 // activation so far is written as one more sample, leaving the live record alone. The
 // noise written is the measured extra plus the calibrated cost of each activation, timed
-// or throttled; the root has none.
-void put_node(ByteBuffer &b, const Node &n, const WriteJob &job, double open_ticks) {
+// or throttled; the root has none. Returns the count written (the open activation
+// included), which the node's histogram must match.
+std::uint64_t put_node(ByteBuffer &b, const Node &n, const WriteJob &job, double open_ticks) {
   const double s = 1.0 / job.ticks_per_second;
   idb_stats_t st = n.stats;
   if (open_ticks >= 0) idb_stats_add(&st, open_ticks);
@@ -79,6 +80,7 @@ void put_node(ByteBuffer &b, const Node &n, const WriteJob &job, double open_tic
   put_field(b, st.field, s, IDB_UNIT_##unit);
   IDB_STATS_FIELDS(IDB_PUT_FIELD)
 #undef IDB_PUT_FIELD
+  return st.count;
 }
 
 // Snapshot of the frames a CFH still has open: per node the ticks its open activation has
@@ -100,9 +102,11 @@ long open_frames(const Cfh &c, std::uint32_t count, std::uint64_t end, double *o
 
 // The HIST section of a CFH whose nodes have histograms: each node's as it would be
 // written, with the open activation counted once more. A node whose histogram does not
-// add up to its count (another thread was timing it as the run ended) is left out rather
-// than written inconsistent.
-void put_hists(ByteBuffer &b, const Cfh &c, std::uint32_t count, const double *open_ticks) {
+// add up to the count its record was written with (`written`: another thread went on
+// timing it while the profile was written, as after a SIGTERM) is left out rather than
+// written inconsistent.
+void put_hists(ByteBuffer &b, const Cfh &c, std::uint32_t count, const double *open_ticks,
+               const std::uint64_t *written) {
   constexpr std::uint32_t kMax = kHistWindow + 1; // the window and an open activation
   std::uint32_t buckets[kMax];
   std::uint64_t counts[kMax];
@@ -117,8 +121,7 @@ void put_hists(ByteBuffer &b, const Cfh &c, std::uint32_t count, const double *o
     std::uint64_t sum = 0;
     for (std::uint32_t k = 0; k < n && k < kMax; ++k)
       sum += counts[k];
-    std::uint64_t timed = c.nodes[i].stats.count + (open_ticks[i] >= 0 ? 1 : 0);
-    if (n == 0 || n > kMax || sum != timed) continue;
+    if (n == 0 || n > kMax || sum != written[i]) continue;
     b.put(i);
     b.put(level);
     b.put(n);
@@ -156,7 +159,10 @@ void put_waits(ByteBuffer &b, const Cfh &c, const WriteJob &job, std::uint32_t c
 std::uint32_t put_cfh(ByteBuffer &b, const Cfh &c, const WriteJob &job) {
   std::uint32_t count = c.node_count.load(std::memory_order_acquire);
   auto *open_ticks = static_cast<double *>(std::malloc(sizeof(double) * count));
-  if (!open_ticks) {
+  auto *written = static_cast<std::uint64_t *>(std::malloc(sizeof(std::uint64_t) * count));
+  if (!open_ticks || !written) {
+    std::free(open_ticks);
+    std::free(written);
     b.failed = true;
     return 0;
   }
@@ -172,10 +178,11 @@ std::uint32_t put_cfh(ByteBuffer &b, const Cfh &c, const WriteJob &job) {
   b.put(c.depth_overflow);
   b.put_text(c.name);
   for (std::uint32_t i = 0; i < count; ++i)
-    put_node(b, c.nodes[i], job, open_ticks[i]);
+    written[i] = put_node(b, c.nodes[i], job, open_ticks[i]);
   end_section(b, at);
-  if (c.hist_mult) put_hists(b, c, count, open_ticks);
+  if (c.hist_mult) put_hists(b, c, count, open_ticks, written);
   std::free(open_ticks);
+  std::free(written);
   std::uint32_t sections = c.hist_mult ? 2 : 1;
   if (c.wait_count == 0) return sections;
   put_waits(b, c, job, count);

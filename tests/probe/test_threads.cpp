@@ -188,4 +188,39 @@ TEST(Threads, ExitWhileOtherThreadsRunProbesIsSafe) {
   }
 }
 
+// exit() while another thread times a node: the profile is written while its count and
+// histogram go on growing. Each node's histogram adds up to the count written for it, or
+// is left out; it never disagrees (which makes the whole profile unreadable). The tree
+// is wide, so many activations happen between writing a node and writing its histogram.
+// (Found as a failure of MpiAbort.ARankThatDiesMidRunLosesOnlyItsOwnDataByDefault, where
+// a rank's SIGTERM watcher writes its profile while the rank computes.)
+TEST(Threads, AHistogramWrittenWhileItsNodeRunsMatchesTheWrittenCount) {
+  for (int round = 0; round < 10; ++round) {
+    Child child = run_child([] {
+      static std::atomic<bool> running{false};
+      std::thread([] {
+        for (int id = 100; id < 4100; ++id) {
+          idb_start(IDB_PROC, id, "wide");
+          idb_stop(id);
+        }
+        for (;;) {
+          idb_start(IDB_LOOP, 2, "busy");
+          static volatile int sink = 0;
+          for (int k = 0; k < 2000; ++k) // long enough not to be throttled
+            sink = sink + k;
+          idb_stop(2);
+          running.store(true);
+        }
+      }).detach();
+      while (!running.load())
+        std::this_thread::yield();
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      std::exit(0);
+    });
+    ASSERT_TRUE(child.ok()) << "round " << round << ": " << child.describe();
+    auto r = child.read();
+    ASSERT_TRUE(r.profile) << "round " << round << ": " << r.error;
+  }
+}
+
 } // namespace
