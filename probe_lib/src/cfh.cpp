@@ -2,6 +2,7 @@
 // (CPU timing, caps, mismatches, the root) and the text dump.
 #include "cfh.h"
 
+#include "dynamics.h"
 #include "probes.h"
 
 #include <algorithm>
@@ -74,8 +75,17 @@ std::uint64_t pop_frame(Cfh &c, std::uint64_t t, bool read_cpu) {
     }
     std::uint64_t ticks = f.t0 < t ? t - f.t0 : 0;
     idb_stats_add(&n.stats, double(ticks));
-    n.mode = std::uint8_t(next_mode(c, n.stats));
+    std::uint32_t mode = next_mode(c, n.stats);
+    if (n.mode & kModeDynamic) mode = (mode & ~kModeThrottled) | kModeDynamic; // never throttled
+    n.mode = std::uint8_t(mode);
     if (c.hist_mult) cfh_hist_add(c, f.node, n, ticks);
+    // An iteration the runtime closes (thread end, exit) is cut short: not one. The
+    // clustering's time lies in the parent's interval and is the node's noise.
+    if ((f.special & kSpecialDynamic) && read_cpu) {
+      std::uint64_t before = now();
+      dyn_iteration_end(c, f.node);
+      n.stats.noise += double(now() - before);
+    }
   }
   --c.depth;
   return t;
@@ -145,6 +155,7 @@ void cfh_free(Cfh *c) {
   munmap(c->stack - 1, sizeof(Frame) * (c->max_depth + 2));
   c->children.release();
   std::free(c->waits);
+  dyn_release(*c);
   std::free(c);
 }
 
@@ -206,6 +217,7 @@ std::uint32_t cfh_add_node(Cfh &c, std::uint32_t parent, int kind, int id, const
   n.hist_base = kHistUnplaced;
   idb_stats_clear(&n.stats);
   c.node_count.store(count + 1, std::memory_order_release);
+  if (dyn_wanted(kind, id) && dyn_attach(c, count)) n.mode |= kModeDynamic;
   n.stats.noise = double(now() - entry);
   return count;
 }
@@ -225,7 +237,13 @@ void cfh_start_special(Cfh &c, std::uint32_t node, int id) {
     f.t0 = 0;
     return;
   }
-  f.special = kSpecialCpu;
+  const Node &n = c.nodes[node];
+  f.special = (n.mode & kModeDynamic) ? kSpecialDynamic : 0;
+  if (!(n.mode & kModeCpu)) {
+    f.t0 = now();
+    return;
+  }
+  f.special |= kSpecialCpu;
   f.t0 = now(); // the read inside the node's interval (see pop_frame)
   f.cpu0 = thread_cpu_ns();
   c.nodes[node].stats.noise += read_charge(c, f.t0, now());

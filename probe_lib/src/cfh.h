@@ -43,6 +43,7 @@ static_assert(sizeof(Node) == 128, "a node fills two cache lines exactly");
 
 constexpr std::uint32_t kModeCpu = 1;       // the CPU policy times this node's activations
 constexpr std::uint32_t kModeThrottled = 2; // activations are only counted (throttling)
+constexpr std::uint32_t kModeDynamic = 4;   // activations are iterations (dynamics.h)
 
 struct Frame {
   std::uint64_t t0;   // wall ticks at the end of start
@@ -58,6 +59,10 @@ constexpr std::uint32_t kSpecialCpu = 2;        // CPU-timed activation
 constexpr std::uint32_t kSpecialNoNode = 4;     // node cap reached: not recorded
 constexpr std::uint32_t kSpecialUncounted = 8;  // activations past the depth cap sit on top
 constexpr std::uint32_t kSpecialThrottled = 16; // a throttled node's: counted, not timed
+constexpr std::uint32_t kSpecialDynamic = 32;   // a dynamic node's: its stop ends an iteration
+
+struct DynState;
+constexpr std::uint32_t kMaxDynamicNodes = 8; // dynamic nodes one CFH keeps (dynamics.h)
 
 // The children of every node: (parent << 32 | probe) to the child's node index.
 using ChildTable = HashMap<std::uint32_t>;
@@ -134,6 +139,9 @@ struct Cfh {
   // Wait states, in (node, pattern) order; malloc'd at finalize by the MPI layer's replay.
   WaitItem *waits;
   std::uint32_t wait_count, wait_cap;
+  // Dynamic nodes (dynamics.h), in creation order; created at the node's creation.
+  DynState *dyn[kMaxDynamicNodes];
+  std::uint32_t dyn_count;
 };
 
 // Allocates a CFH with its root node open. Returns nullptr when memory is exhausted.

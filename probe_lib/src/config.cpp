@@ -47,6 +47,8 @@ Config read_config() {
   read_bool("IDB_ENABLE", c.enabled);
   read_bool("IDB_VERBOSE", c.verbose);
   if (const char *out = std::getenv("IDB_OUT"); out && *out) c.out = out;
+  c.dynamic = std::getenv("IDB_DYNAMIC");
+  c.clusters = std::getenv("IDB_CLUSTERS");
   if (const char *cpu = std::getenv("IDB_CPU")) {
     if (!std::strcmp(cpu, "off"))
       c.cpu = CpuPolicy::Off;

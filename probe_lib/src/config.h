@@ -22,6 +22,8 @@ struct Config {
   std::uint32_t max_depth = 4096;       // IDB_MAX_DEPTH, open probes per CFH
   const char *timer = "auto";           // IDB_TIMER: auto|tsc|monotonic
   bool verbose = false;                 // IDB_VERBOSE
+  const char *dynamic = nullptr;        // IDB_DYNAMIC: probe id or FILE:LINE (dynamics.h)
+  const char *clusters = nullptr;       // IDB_CLUSTERS: clusters kept per dynamic node
 };
 
 Config read_config();

@@ -63,6 +63,14 @@ const char *probe_description(int id, char *fallback, std::size_t size) {
   return fallback;
 }
 
+bool probe_info(int id, ProbeInfo &info) {
+  pthread_mutex_lock(&g_lock);
+  const std::uint32_t *at = g_index.find(key_of(id));
+  if (at) info = g_probes[*at];
+  pthread_mutex_unlock(&g_lock);
+  return at != nullptr;
+}
+
 void probe_table_lock() {
   pthread_mutex_lock(&g_lock);
 }

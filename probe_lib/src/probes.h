@@ -27,6 +27,10 @@ void probe_seen(int kind, int id, const char *description, const char *file, int
 // The probe's description; `fallback` filled with "#id" when it has none. Thread-safe.
 const char *probe_description(int id, char *fallback, std::size_t size);
 
+// Copies probe `id`'s entry to `info` (its texts stay valid); false when it is not in the
+// table. Thread-safe.
+bool probe_info(int id, ProbeInfo &info);
+
 // The table's lock, held across fork() so that the child never inherits it taken.
 void probe_table_lock();
 void probe_table_unlock();

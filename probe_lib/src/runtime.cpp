@@ -6,6 +6,7 @@
 
 #include "calibrate.h"
 #include "context.h"
+#include "dynamics.h"
 #include "probes.h"
 #include "runtime.h"
 
@@ -133,6 +134,7 @@ void start_running(const char *program) {
   g_rt.limits.throttle_ticks =
       cfg.throttle ? g_rt.noise_ticks * 100.0 / cfg.throttle_percent : -HUGE_VAL;
   probe_seen(IDB_PROC, 0, g_rt.program, nullptr, 0, nullptr);
+  dyn_configure(cfg);
   timespec ts;
   clock_gettime(CLOCK_REALTIME, &ts);
   g_rt.start_unix = double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
@@ -249,6 +251,10 @@ void idb_stop(int id) {
 void idb_register_probe(int kind, int id, const char *description, const char *file, int line,
                         const char *function) {
   probe_seen(kind, id, description, file, line, function);
+}
+
+void idb_dynamic_probe(int id) {
+  dyn_mark_probe(id);
 }
 
 idb_cfh_t *idb_thread_cfh(void) {

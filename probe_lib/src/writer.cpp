@@ -1,6 +1,8 @@
 // Profile serialisation into a growing buffer, checksummed section by section.
 #include "writer.h"
 
+#include "dynamics.h"
+
 #include "byte_buffer.h"
 #include "crc32.h"
 #include "idb/profile_format.h"
@@ -184,9 +186,11 @@ std::uint32_t put_cfh(ByteBuffer &b, const Cfh &c, const WriteJob &job) {
   std::free(open_ticks);
   std::free(written);
   std::uint32_t sections = c.hist_mult ? 2 : 1;
-  if (c.wait_count == 0) return sections;
-  put_waits(b, c, job, count);
-  return sections + 1;
+  if (c.wait_count) {
+    put_waits(b, c, job, count);
+    ++sections;
+  }
+  return sections + put_dynamics(b, c, job.ticks_per_second);
 }
 
 bool write_all(int fd, const unsigned char *data, std::size_t size) {

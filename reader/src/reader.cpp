@@ -558,6 +558,130 @@ bool read_header(Cursor &c, Profile &p) {
   return true;
 }
 
+// A DYN section belongs to the CFH just before it (docs/profile-format.md): its members
+// are the dynamic node and distinct nodes of its subtree; the clusters' iterations add up
+// to the iterations, which are no more than the node's activations; the runs cover every
+// iteration, each naming a cluster, and each cluster's runs add up to its iterations;
+// sums are finite and not negative, and no member's activations over the clusters exceed
+// its own.
+bool read_dynamics(const Section &s, Profile &p, Cursor &c) {
+  if (p.cfhs.empty()) return c.fail("DYN section without a CFH before it");
+  Cfh &cfh = p.cfhs.back();
+  Dynamics d;
+  d.node = c.get<std::uint32_t>("dynamics");
+  auto members = c.get<std::uint32_t>("dynamics");
+  auto clusters = c.get<std::uint32_t>("dynamics");
+  auto runs = c.get<std::uint32_t>("dynamics");
+  d.iterations = c.get<std::uint64_t>("dynamics");
+  d.dropped = c.get<std::uint64_t>("dynamics");
+  d.untracked = c.get<std::uint64_t>("dynamics");
+  d.mixed = c.get<std::uint64_t>("dynamics");
+  if (!c.error.empty()) return false;
+  std::string where = "dynamics of node " + std::to_string(d.node);
+  if (d.node >= cfh.nodes.size())
+    return c.fail("dynamics of node " + std::to_string(d.node) + ", which its CFH does not have");
+  for (const Dynamics &other : cfh.dynamics)
+    if (other.node == d.node)
+      return c.fail("a second DYN section for node " + std::to_string(d.node));
+  if (clusters != s.count)
+    return c.fail(where + " announces " + std::to_string(s.count) + " clusters but has " +
+                  std::to_string(clusters));
+  const Node &dyn = cfh.nodes[d.node];
+  if (d.iterations > dyn.stats.count + dyn.stats.throttled)
+    return c.fail(where + " has " + std::to_string(d.iterations) +
+                  " iterations, but the node has " + std::to_string(dyn.stats.count) +
+                  " activations");
+  if ((d.iterations == 0) != (clusters == 0) || clusters > d.iterations || members == 0 ||
+      members > cfh.nodes.size() || runs > d.iterations)
+    return c.fail(where + " has " + std::to_string(members) + " members, " +
+                  std::to_string(clusters) + " clusters and " + std::to_string(runs) +
+                  " runs for " + std::to_string(d.iterations) + " iterations");
+  if (d.iterations > 0xFFFFFFFFu) return c.fail(where + " has more iterations than a run can hold");
+  std::size_t need = std::size_t(members) * 4 +
+                     std::size_t(clusters) * (8 + std::size_t(members) * IDB_DYN_ENTRY_SIZE) +
+                     std::size_t(runs) * IDB_DYN_RUN_SIZE;
+  if (!c.need(need, "dynamics")) return false;
+  std::vector<char> member(cfh.nodes.size(), 0);
+  for (std::uint32_t m = 0; m < members; ++m) {
+    auto node = c.get<std::uint32_t>("dynamics");
+    bool under = node < cfh.nodes.size() && !member[node];
+    if (under && m == 0)
+      under = node == d.node;
+    else if (under) {
+      std::uint32_t up = cfh.nodes[node].parent; // parents precede children
+      while (up != kNoParent && up != d.node)
+        up = cfh.nodes[up].parent;
+      under = up == d.node;
+    }
+    if (!under)
+      return c.fail(
+          where + ": member " + std::to_string(m) + " is node " + std::to_string(node) +
+          (m == 0 ? ", not the dynamic node" : ", which is not in its subtree or is listed twice"));
+    member[node] = 1;
+    d.members.push_back(node);
+  }
+  std::vector<double> visits(members, 0.0);
+  std::uint64_t clustered = 0;
+  for (std::uint32_t k = 0; k < clusters; ++k) {
+    DynCluster cluster;
+    cluster.iterations = c.get<std::uint64_t>("dynamics");
+    if (cluster.iterations == 0 || cluster.iterations > d.iterations - clustered)
+      return c.fail(where + ": cluster " + std::to_string(k) + " has " +
+                    std::to_string(cluster.iterations) + " iterations");
+    clustered += cluster.iterations;
+    for (std::uint32_t m = 0; m < members; ++m) {
+      double v = c.get<double>("dynamics"), sec = c.get<double>("dynamics");
+      if (!std::isfinite(v) || v < 0 || !std::isfinite(sec) || sec < 0)
+        return c.fail(where + ": cluster " + std::to_string(k) + " member " + std::to_string(m) +
+                      " has " + std::to_string(v) + " activations and " + std::to_string(sec) +
+                      " s");
+      visits[m] += v;
+      cluster.visits.push_back(v);
+      cluster.seconds.push_back(sec);
+    }
+    d.clusters.push_back(std::move(cluster));
+  }
+  if (clustered != d.iterations)
+    return c.fail(where + ": the clusters hold " + std::to_string(clustered) + " of " +
+                  std::to_string(d.iterations) + " iterations");
+  for (std::uint32_t m = 0; m < members; ++m) {
+    const idb_stats_t &st = cfh.nodes[d.members[m]].stats;
+    double most = double(st.count + st.throttled);
+    if (visits[m] > most * (1 + 1e-12) + 0.5)
+      return c.fail(where + ": member " + std::to_string(m) + " has " + std::to_string(visits[m]) +
+                    " activations over the clusters, but the node has " +
+                    std::to_string(st.count + st.throttled));
+  }
+  std::vector<std::uint64_t> covered(clusters, 0);
+  std::uint64_t iteration = 0;
+  for (std::uint32_t r = 0; r < runs; ++r) {
+    DynRun run;
+    run.length = c.get<std::uint32_t>("dynamics");
+    run.cluster = c.get<std::uint32_t>("dynamics");
+    if (run.length == 0 || run.length > d.iterations - iteration || run.cluster >= clusters ||
+        (r > 0 && run.cluster == d.runs.back().cluster))
+      return c.fail(where + ": run " + std::to_string(r) + " of " + std::to_string(run.length) +
+                    " iterations in cluster " + std::to_string(run.cluster) + " at iteration " +
+                    std::to_string(iteration));
+    if (covered[run.cluster] == 0 && run.cluster > 0 && covered[run.cluster - 1] == 0)
+      return c.fail(where + ": cluster " + std::to_string(run.cluster) + " starts before cluster " +
+                    std::to_string(run.cluster - 1));
+    covered[run.cluster] += run.length;
+    iteration += run.length;
+    d.runs.push_back(run);
+  }
+  if (iteration != d.iterations)
+    return c.fail(where + ": the runs cover " + std::to_string(iteration) + " of " +
+                  std::to_string(d.iterations) + " iterations");
+  for (std::uint32_t k = 0; k < clusters; ++k)
+    if (covered[k] != d.clusters[k].iterations)
+      return c.fail(where + ": cluster " + std::to_string(k) + " holds " +
+                    std::to_string(d.clusters[k].iterations) + " iterations, its runs " +
+                    std::to_string(covered[k]));
+  cfh.dynamics.push_back(std::move(d));
+  return c.error.empty();
+}
+
 // Why section `s` cannot come where it is (docs/profile-format.md: one META first, then
 // one PROBES, then the CFHs with their SUMMARYs), or "".
 std::string order_problem(const Section &s, const Seen &seen) {
@@ -579,6 +703,8 @@ std::string order_problem(const Section &s, const Seen &seen) {
     return seen.probes ? "" : "WAIT section before the PROBES section";
   case IDB_SECTION_WAIT_SPREAD:
     return seen.probes ? "" : "WAIT_SPREAD section before the PROBES section";
+  case IDB_SECTION_DYN:
+    return seen.probes ? "" : "DYN section before the PROBES section";
   default:
     return "";
   }
@@ -618,6 +744,9 @@ bool read_section(const Section &s, Profile &p, Seen &seen, std::string &error) 
   case IDB_SECTION_WAIT_SPREAD:
     ok = read_wait_spread(s, p, c, seen);
     break;
+  case IDB_SECTION_DYN:
+    ok = read_dynamics(s, p, c);
+    break;
   default:
     return true; // a section of a newer minor version: skipped
   }
@@ -642,6 +771,31 @@ void merge_waits(std::vector<Wait> &into, const std::vector<Wait> &more) {
       into.insert(it, w);
     }
   }
+}
+
+std::uint32_t Dynamics::member_of(std::uint32_t node_index) const {
+  for (std::uint32_t m = 0; m < members.size(); ++m)
+    if (members[m] == node_index) return m;
+  return kNoMember;
+}
+
+std::vector<double> Dynamics::series(std::uint32_t member, bool seconds) const {
+  std::vector<double> out;
+  out.reserve(iterations);
+  for (const DynRun &run : runs) {
+    const DynCluster &k = clusters[run.cluster];
+    double sum = member < k.visits.size() ? (seconds ? k.seconds : k.visits)[member] : 0.0;
+    out.insert(out.end(), run.length, sum / double(k.iterations));
+  }
+  return out;
+}
+
+std::vector<std::uint32_t> Dynamics::cluster_of_iterations() const {
+  std::vector<std::uint32_t> out;
+  out.reserve(iterations);
+  for (const DynRun &run : runs)
+    out.insert(out.end(), run.length, run.cluster);
+  return out;
 }
 
 double wait_seconds(const std::vector<Wait> &waits) {

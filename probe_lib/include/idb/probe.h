@@ -52,6 +52,15 @@ IDB_API_ void idb_stop(int id);
 IDB_API_ void idb_register_probe(int kind, int id, const char *description, const char *file,
                                  int line, const char *function);
 
+/* Makes the LOOP probe `id` the dynamic probe: each activation of its nodes is one
+ * iteration (of a time-step loop, say: a white-box probe, opened at the top of the body),
+ * and the profile keeps how every iteration's subtree went, clustered in bounded memory
+ * (IDB_CLUSTERS; docs/configuration.md, "Dynamics"). Call before the probe first runs;
+ * idb-instrument's `mode=dynamic` does it from the file's registration. A probe that turns
+ * out not to be a loop, or runs inside another dynamic probe, is reported on stderr and
+ * is not dynamic. Thread-safe. */
+IDB_API_ void idb_dynamic_probe(int id);
+
 /* Closes every open probe, writes the profile and turns every probe into a no-op.
  * Called implicitly at normal exit; calling it again does nothing. Failures to write are
  * reported on stderr. Call from one thread, when other threads no longer run probes. */

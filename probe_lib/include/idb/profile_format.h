@@ -9,7 +9,7 @@
 #define IDB_PROFILE_MAGIC "IDBPROF\x1a"
 #define IDB_PROFILE_MAGIC_SIZE 8
 #define IDB_PROFILE_VERSION_MAJOR 1
-#define IDB_PROFILE_VERSION_MINOR 5
+#define IDB_PROFILE_VERSION_MINOR 6
 #define IDB_PROFILE_HEADER_SIZE 16
 
 /* Section header, 24 bytes: type (u32), item count (u32), payload length (u64), CRC-32
@@ -23,6 +23,7 @@
 #define IDB_SECTION_HIST 5          /* 1.3: duration histograms of nodes of the CFH before it */
 #define IDB_SECTION_WAIT 6          /* 1.4: wait states of COMM nodes of the CFH before it */
 #define IDB_SECTION_WAIT_SPREAD 7   /* 1.5: cross-rank spread of a summary CFH's waits */
+#define IDB_SECTION_DYN 8           /* 1.6: a dynamic node's iterations, clustered */
 #define IDB_SECTION_END 0x00444E45u /* "END": last section; payload: file length (u64) */
 
 /* CFH section payload: rank (i32), thread (i32), flags (u32), node record size (u32),
@@ -70,5 +71,17 @@
  * seconds' spread over those ranks: min, max, mean, M2 (f64 each), the ranks of min and
  * max (i32 each; the lowest on ties). */
 #define IDB_WAIT_SPREAD_ITEM_SIZE 56
+/* DYN section payload (1.6): one per dynamic node of the CFH before it (after that CFH's
+ * other sections); the item count is the cluster count. Dynamic node index (u32), members
+ * m (u32), clusters k (u32), runs r (u32), iterations clustered (u64, numbered from 0),
+ * iterations dropped past the reserve (u64), subtree nodes not followed (u64), merges of
+ * clusters of different call-tree classes (u64); then m member node indexes (u32; the
+ * dynamic node first, then nodes of its subtree); then k clusters, numbered by their first
+ * iteration: iterations (u64, 1 or more) and per member its activations and wall seconds
+ * summed over those iterations (f64 each); then r runs of the iteration-to-cluster map,
+ * in iteration order: length (u32, 1 or more), cluster (u32). */
+#define IDB_DYN_FIXED_SIZE 48
+#define IDB_DYN_ENTRY_SIZE 16
+#define IDB_DYN_RUN_SIZE 8
 
 #endif /* IDB_PROFILE_FORMAT_H */

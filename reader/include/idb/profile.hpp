@@ -86,6 +86,44 @@ struct NodeSpread {
   RankSpread sent, received; // bytes
 };
 
+// Format 1.6: a dynamic node's iterations (docs/ARCHITECTURE.md, "Dynamics"). Each
+// iteration's subtree profile was clustered online; a cluster keeps, per member node, the
+// activations and wall seconds summed over its iterations, so an iteration is
+// reconstructed as its cluster's sums over the cluster's iteration count.
+struct DynCluster {
+  std::uint64_t iterations = 0;
+  std::vector<double> visits;  // per member
+  std::vector<double> seconds; // per member
+  bool operator==(const DynCluster &) const = default;
+};
+
+struct DynRun {
+  std::uint64_t length = 0; // consecutive iterations in one cluster
+  std::uint32_t cluster = 0;
+  bool operator==(const DynRun &) const = default;
+};
+
+struct Dynamics {
+  std::uint32_t node = 0;             // the dynamic node, index into Cfh::nodes
+  std::vector<std::uint32_t> members; // members[0] is `node`; the rest lie in its subtree
+  std::uint64_t iterations = 0;       // clustered, numbered from 0
+  std::uint64_t dropped = 0;          // iterations past the reserve, not clustered
+  std::uint64_t untracked = 0;        // subtree nodes past the member cap, not followed
+  std::uint64_t mixed = 0;            // merges of clusters of different call-tree classes
+  std::vector<DynCluster> clusters;   // numbered by their first iteration
+  std::vector<DynRun> runs;           // the iteration-to-cluster map, in iteration order
+  bool operator==(const Dynamics &) const = default;
+
+  static constexpr std::uint32_t kNoMember = 0xFFFFFFFFu;
+  // The member index of node `node_index`, or kNoMember.
+  std::uint32_t member_of(std::uint32_t node_index) const;
+  // Every iteration's reconstructed wall seconds (or activations) of member `member`: its
+  // cluster's sum over the cluster's iterations.
+  std::vector<double> series(std::uint32_t member, bool seconds = true) const;
+  // The cluster of every iteration, expanded from the runs.
+  std::vector<std::uint32_t> cluster_of_iterations() const;
+};
+
 struct Cfh {
   std::int32_t rank = 0;
   std::int32_t thread = 0;
@@ -100,6 +138,7 @@ struct Cfh {
   // statistics and `spread`, parallel to `nodes`, the cross-rank spread.
   bool summary = false;
   std::vector<NodeSpread> spread;
+  std::vector<Dynamics> dynamics; // format 1.6: one per dynamic node
 };
 
 struct Profile {
