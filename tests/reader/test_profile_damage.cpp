@@ -594,5 +594,92 @@ TEST(ParseProfile, ReadsTheSpreadOfASummaryCfhsWaitsAndRefusesWhatDoesNotMatch) 
   EXPECT_NE(std::string::npos, e.find("is not a spread")) << e;
 }
 
+// A DYN section after the first CFH: the root as the dynamic node of its one iteration,
+// refused where the format forbids it.
+struct DynEntryRaw {
+  std::uint32_t node = 0, members = 1, clusters = 1, runs = 1;
+  std::uint64_t iterations = 1;
+  std::uint32_t member0 = 0;
+  std::uint64_t cluster_iterations = 1;
+  double visits = 1, seconds = 1e-9;
+  std::uint32_t run_length = 1, run_cluster = 0;
+  std::uint32_t count = 1; // the section header's item count
+};
+
+RawSection dyn_section(const DynEntryRaw &e) {
+  std::string p(IDB_DYN_FIXED_SIZE, '\0');
+  put_u32(p, 0, e.node);
+  put_u32(p, 4, e.members);
+  put_u32(p, 8, e.clusters);
+  put_u32(p, 12, e.runs);
+  put_u64(p, 16, e.iterations);
+  std::size_t at = p.size();
+  p.resize(at + 4 + 8 + 16 + IDB_DYN_RUN_SIZE);
+  put_u32(p, at, e.member0);
+  put_u64(p, at + 4, e.cluster_iterations);
+  std::memcpy(p.data() + at + 12, &e.visits, 8);
+  std::memcpy(p.data() + at + 20, &e.seconds, 8);
+  put_u32(p, at + 28, e.run_length);
+  put_u32(p, at + 32, e.run_cluster);
+  return RawSection{IDB_SECTION_DYN, e.count, p};
+}
+
+TEST(ParseProfile, ReadsADynamicNodesClustersAndRefusesWhatTheFormatForbids) {
+  RawProfile p = raw();
+  ASSERT_EQ(IDB_SECTION_CFH, p.sections[2].type);
+  auto with = [&](const DynEntryRaw &e) {
+    RawProfile q = p;
+    q.sections.insert(q.sections.begin() + 4, dyn_section(e));
+    return q;
+  };
+  ReadResult r = profile::parse_profile(encode_profile(with({})));
+  ASSERT_TRUE(r.profile) << r.error;
+  ASSERT_EQ(1u, r.profile->cfhs[0].dynamics.size());
+  const profile::Dynamics &d = r.profile->cfhs[0].dynamics[0];
+  EXPECT_EQ(1u, d.iterations);
+  EXPECT_EQ(std::vector<double>{1e-9}, d.series(0));
+  EXPECT_EQ(std::vector<std::uint32_t>{0}, d.cluster_of_iterations());
+  auto why = [&](DynEntryRaw e) { return refused(with(e)); };
+  DynEntryRaw bad;
+  bad.node = 9999;
+  EXPECT_NE(std::string::npos, why(bad).find("which its CFH does not have")) << why(bad);
+  bad = {};
+  bad.iterations = 2; // the root ran once
+  EXPECT_NE(std::string::npos, why(bad).find("but the node has 1 activations")) << why(bad);
+  bad = {};
+  bad.member0 = 1;
+  EXPECT_NE(std::string::npos, why(bad).find("not the dynamic node")) << why(bad);
+  bad = {};
+  bad.count = 2;
+  EXPECT_NE(std::string::npos, why(bad).find("announces 2 clusters but has 1")) << why(bad);
+  bad = {};
+  bad.cluster_iterations = 0;
+  EXPECT_NE(std::string::npos, why(bad).find("cluster 0 has 0 iterations")) << why(bad);
+  for (double seconds : {-1.0, std::nan("")}) {
+    bad = {};
+    bad.seconds = seconds;
+    EXPECT_NE(std::string::npos, why(bad).find("member 0 has")) << why(bad);
+  }
+  bad = {};
+  bad.visits = 5;
+  EXPECT_NE(std::string::npos, why(bad).find("activations over the clusters")) << why(bad);
+  bad = {};
+  bad.run_cluster = 1;
+  EXPECT_NE(std::string::npos, why(bad).find("run 0 of 1 iterations in cluster 1")) << why(bad);
+  bad = {};
+  bad.run_length = 0;
+  EXPECT_NE(std::string::npos, why(bad).find("run 0 of 0 iterations")) << why(bad);
+  bad = {};
+  bad.runs = 0; // its run's bytes are left over
+  EXPECT_NE(std::string::npos, why(bad).find("the runs cover 0 of 1")) << why(bad);
+  RawProfile twice = with({});
+  twice.sections.insert(twice.sections.begin() + 5, dyn_section({}));
+  EXPECT_NE(std::string::npos, refused(twice).find("a second DYN section")) << refused(twice);
+  RawProfile early = p;
+  early.sections.insert(early.sections.begin() + 2, dyn_section({}));
+  EXPECT_NE(std::string::npos, refused(early).find("DYN section without a CFH before it"))
+      << refused(early);
+}
+
 } // namespace
 } // namespace idb::test
