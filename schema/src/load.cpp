@@ -161,6 +161,53 @@ void write_waits(LoadSession &s, const profile::Profile &p, const std::vector<st
   rows->finish();
 }
 
+// Format 1.6: each dynamic node's series, its clusters with their member nodes' sums, and
+// the runs of its iteration-to-cluster map (with each run's first iteration). One table
+// at a time (a session has one TableRows open at once).
+void write_dynamics(LoadSession &s, const profile::Profile &p,
+                    const std::vector<std::int64_t> &keys) {
+  auto each = [&](auto &&write) {
+    for (std::size_t index = 0; index < p.cfhs.size(); ++index)
+      for (const profile::Dynamics &d : p.cfhs[index].dynamics)
+        write(keys[index], d);
+  };
+  auto rows = s.rows("dyn_series",
+                     {"cfh_id", "node", "iterations", "clusters", "dropped", "untracked", "mixed"});
+  each([&](std::int64_t cfh, const profile::Dynamics &d) {
+    rows->integer(cfh).integer(d.node).integer(std::int64_t(d.iterations));
+    rows->integer(std::int64_t(d.clusters.size())).integer(std::int64_t(d.dropped));
+    rows->integer(std::int64_t(d.untracked)).integer(std::int64_t(d.mixed)).end_row();
+  });
+  rows->finish();
+  rows = s.rows("dyn_clusters", {"cfh_id", "series", "cluster", "iterations"});
+  each([&](std::int64_t cfh, const profile::Dynamics &d) {
+    for (std::size_t k = 0; k < d.clusters.size(); ++k) {
+      rows->integer(cfh).integer(d.node).integer(std::int64_t(k));
+      rows->integer(std::int64_t(d.clusters[k].iterations)).end_row();
+    }
+  });
+  rows->finish();
+  rows = s.rows("dyn_cluster_nodes", {"cfh_id", "series", "cluster", "node", "visits", "seconds"});
+  each([&](std::int64_t cfh, const profile::Dynamics &d) {
+    for (std::size_t k = 0; k < d.clusters.size(); ++k)
+      for (std::size_t m = 0; m < d.members.size(); ++m) {
+        rows->integer(cfh).integer(d.node).integer(std::int64_t(k)).integer(d.members[m]);
+        rows->real(d.clusters[k].visits[m]).real(d.clusters[k].seconds[m]).end_row();
+      }
+  });
+  rows->finish();
+  rows = s.rows("dyn_runs", {"cfh_id", "series", "first", "length", "cluster"});
+  each([&](std::int64_t cfh, const profile::Dynamics &d) {
+    std::int64_t first = 0;
+    for (const profile::DynRun &r : d.runs) {
+      rows->integer(cfh).integer(d.node).integer(first).integer(std::int64_t(r.length));
+      rows->integer(r.cluster).end_row();
+      first += std::int64_t(r.length);
+    }
+  });
+  rows->finish();
+}
+
 // Summary mode: per node of each summary CFH, one row per quantity of its spread.
 void write_spreads(LoadSession &s, const profile::Profile &p,
                    const std::vector<std::int64_t> &keys) {
@@ -229,6 +276,7 @@ LoadResult load(Database &db, const profile::Profile &profile, const LoadOptions
   write_spreads(*session, profile, keys);
   write_hists(*session, profile, keys);
   write_waits(*session, profile, keys);
+  write_dynamics(*session, profile, keys);
   session->commit();
   return result;
 }

@@ -3,6 +3,7 @@
 // into Profile, Cfh and Node values. Portable SQL, the same on both engines.
 #include "idb/store.hpp"
 
+#include <algorithm>
 #include <unordered_map>
 
 #include <vector>
@@ -203,6 +204,69 @@ void read_waits(Database &db, const Filter &f, const std::vector<std::int64_t> &
       });
 }
 
+// The dynamic nodes' series (format 1.6): their clusters, the member nodes' sums and the
+// runs, each table in CFH, series and cluster (or first iteration) order.
+void read_dynamics(Database &db, const Filter &f, const std::vector<std::int64_t> &ids,
+                   profile::Profile &p) {
+  auto cfh_of = [&](std::int64_t id) -> profile::Cfh & {
+    auto at = std::lower_bound(ids.begin(), ids.end(), id);
+    if (at == ids.end() || *at != id) throw Error("dynamics of an unknown CFH");
+    return p.cfhs[std::size_t(at - ids.begin())];
+  };
+  auto series_of = [&](std::int64_t cfh, std::int64_t node) -> profile::Dynamics & {
+    for (profile::Dynamics &d : cfh_of(cfh).dynamics)
+      if (d.node == std::uint32_t(node)) return d;
+    throw Error("dynamics of an unknown series");
+  };
+  const std::string from = " FROM runs r JOIN cfh_instances h ON h.run_id = r.run_id ";
+  query_rows(db,
+             "SELECT d.cfh_id, d.node, d.iterations, d.dropped, d.untracked, d.mixed" + from +
+                 "JOIN dyn_series d ON d.cfh_id = h.cfh_id" + f.where +
+                 " ORDER BY d.cfh_id, d.node",
+             f.params, [&](const Row &row) {
+               profile::Dynamics d;
+               d.node = std::uint32_t(row.integer(1));
+               d.iterations = std::uint64_t(row.integer(2));
+               d.dropped = std::uint64_t(row.integer(3));
+               d.untracked = std::uint64_t(row.integer(4));
+               d.mixed = std::uint64_t(row.integer(5));
+               d.members.push_back(d.node);
+               cfh_of(row.integer(0)).dynamics.push_back(std::move(d));
+             });
+  query_rows(db,
+             "SELECT c.cfh_id, c.series, c.cluster, c.iterations" + from +
+                 "JOIN dyn_clusters c ON c.cfh_id = h.cfh_id" + f.where +
+                 " ORDER BY c.cfh_id, c.series, c.cluster",
+             f.params, [&](const Row &row) {
+               profile::Dynamics &d = series_of(row.integer(0), row.integer(1));
+               if (row.integer(2) != std::int64_t(d.clusters.size()))
+                 throw Error("a gap in the clusters of a dynamic node");
+               d.clusters.push_back({std::uint64_t(row.integer(3)), {}, {}});
+             });
+  // Members in node order, the dynamic node first (it precedes its subtree).
+  query_rows(db,
+             "SELECT n.cfh_id, n.series, n.cluster, n.node, n.visits, n.seconds" + from +
+                 "JOIN dyn_cluster_nodes n ON n.cfh_id = h.cfh_id" + f.where +
+                 " ORDER BY n.cfh_id, n.series, n.cluster, n.node",
+             f.params, [&](const Row &row) {
+               profile::Dynamics &d = series_of(row.integer(0), row.integer(1));
+               auto k = std::size_t(row.integer(2));
+               if (k >= d.clusters.size()) throw Error("sums of an unknown cluster");
+               auto node = std::uint32_t(row.integer(3));
+               if (k == 0 && node != d.node) d.members.push_back(node);
+               d.clusters[k].visits.push_back(row.real(4));
+               d.clusters[k].seconds.push_back(row.real(5));
+             });
+  query_rows(db,
+             "SELECT u.cfh_id, u.series, u.length, u.cluster" + from +
+                 "JOIN dyn_runs u ON u.cfh_id = h.cfh_id" + f.where +
+                 " ORDER BY u.cfh_id, u.series, u.first",
+             f.params, [&](const Row &row) {
+               series_of(row.integer(0), row.integer(1))
+                   .runs.push_back({std::uint64_t(row.integer(2)), std::uint32_t(row.integer(3))});
+             });
+}
+
 } // namespace
 
 profile::Profile read_run(Database &db, const std::string &label, std::optional<int> rank) {
@@ -220,6 +284,7 @@ profile::Profile read_run(Database &db, const std::string &label, std::optional<
   read_spreads(db, filter, ids, p);
   read_hists(db, filter, ids, p);
   read_waits(db, filter, ids, p);
+  read_dynamics(db, filter, ids, p);
   return p;
 }
 

@@ -23,6 +23,14 @@ namespace idb::test::queries {
 
 inline constexpr int kSlowRank = 2, kHotProbe = 7, kWaitProbe = 3;
 
+// The node of the dataset's CFH that has dynamics: the first but the root with ten
+// activations or more (0: none).
+inline std::uint32_t dynamic_node(const profile::Cfh &h) {
+  for (std::uint32_t i = 1; i < h.nodes.size(); ++i)
+    if (h.nodes[i].stats.count >= 10 && h.nodes[i].stats.sum > 0) return i;
+  return 0;
+}
+
 // The dataset: synthetic_profile(4, 300), rank 2 slower on every node, the program (the
 // roots) 10 s per rank, 30 s on rank 2, probe 7's nodes timed a million times for 1e-9 s
 // each and then throttled (two million more activations counted), probe 3's nodes waiting
@@ -55,6 +63,29 @@ inline profile::Profile dataset() {
         n.waits = {{IDB_WAIT_late_sender, n.stats.sum / 2, (n.stats.count + 1) / 2, 0, {}}};
         if (h.rank == 0) n.waits.push_back({IDB_WAIT_wait_barrier, n.stats.sum / 4, 1, 0, {}});
       }
+  // A dynamic node per rank (the first node with ten activations or more) over ten
+  // iterations, the sixth five times as long as the others; its first child, if any,
+  // visited twice an iteration.
+  for (profile::Cfh &h : p.cfhs) {
+    std::uint32_t node = dynamic_node(h);
+    if (node == 0) continue;
+    std::uint32_t child = 0;
+    for (std::uint32_t i = node + 1; i < h.nodes.size() && !child; ++i)
+      if (h.nodes[i].parent == node) child = i;
+    profile::Dynamics d;
+    d.node = node;
+    d.members = {node};
+    if (child) d.members.push_back(child);
+    d.iterations = 10;
+    double base = h.nodes[node].stats.sum / 14;
+    d.clusters = {{9, {9.0, 18.0}, {9 * base, 9 * base / 2}}, {1, {1.0, 2.0}, {5 * base, base}}};
+    for (profile::DynCluster &c : d.clusters) {
+      c.visits.resize(d.members.size());
+      c.seconds.resize(d.members.size());
+    }
+    d.runs = {{5, 0}, {1, 1}, {4, 0}};
+    h.dynamics.push_back(d);
+  }
   p.meta["noise_per_activation_s"] = "2e-08";
   p.meta["throttled_noise_per_activation_s"] = "5e-09";
   return p;
@@ -339,6 +370,55 @@ inline void check_wait_states(store::Database &db, const profile::Profile &p) {
                "the canned query's imbalance of the late sender waits");
 }
 
+// iteration_series and iteration_outliers: every rank's sixth iteration (5, from 0) took
+// five times the others, and its first child ran twice an iteration.
+inline void check_dynamics(store::Database &db, const profile::Profile &p) {
+  const profile::Cfh &h = p.cfhs.at(0);
+  std::uint32_t node = dynamic_node(h);
+  ASSERT_NE(0u, node);
+  const profile::Dynamics &d = h.dynamics.at(0);
+  double base = h.nodes[node].stats.sum / 14;
+  std::string probe = std::to_string(h.nodes[node].probe);
+  store::QueryResult r =
+      store::query(db, "SELECT iteration, seconds, count, dynamic_probe_id FROM iteration_series "
+                       "WHERE label = 'syn' AND rank = 0 AND probe_id = " +
+                           probe + " ORDER BY iteration");
+  ASSERT_EQ(10u, r.rows.size());
+  for (std::size_t i = 0; i < 10; ++i) {
+    EXPECT_EQ(std::to_string(i), r.rows[i][0].value_or(""));
+    expect_close(i == 5 ? 5 * base : base, cell(r, i, "seconds"), "iteration " + std::to_string(i));
+    expect_close(1.0, cell(r, i, "count"), "the dynamic node's count");
+    EXPECT_EQ(probe, r.rows[i][3].value_or(""));
+  }
+  if (d.members.size() > 1) {
+    std::string child = std::to_string(h.nodes[d.members[1]].probe);
+    store::QueryResult c = store::query(
+        db, "SELECT count(*), min(count), max(count) FROM iteration_series WHERE label = 'syn' "
+            "AND rank = 0 AND dynamic_probe_id = " +
+                probe + " AND probe_id = " + child);
+    EXPECT_EQ("10", c.rows.at(0)[0].value_or(""));
+    expect_close(2.0, as_double(c.rows[0][1]), "the child's visits");
+    expect_close(2.0, as_double(c.rows[0][2]), "the child's visits");
+  }
+  store::QueryResult o = canned(db, "iteration_outliers", {{"run", "syn"}, {"limit", "10"}});
+  std::size_t ranks = 0;
+  for (const profile::Cfh &cfh : p.cfhs)
+    ranks += cfh.dynamics.size();
+  ASSERT_GE(o.rows.size(), ranks);
+  for (std::size_t i = 0; i < ranks; ++i) { // every rank's spike, first
+    EXPECT_EQ("5", o.rows[i][column(o, "first_iteration")].value_or(""));
+    EXPECT_EQ("5", o.rows[i][column(o, "last_iteration")].value_or(""));
+    expect_close(5 / 1.4 - 1, cell(o, i, "deviation"), "the spike's deviation");
+  }
+  EXPECT_TRUE(
+      canned(db, "iteration_outliers", {{"run", "no such run"}, {"limit", "5"}}).rows.empty());
+  // The run reads back with its dynamics as loaded.
+  profile::Profile back = store::read_run(db, "syn");
+  ASSERT_EQ(p.cfhs.size(), back.cfhs.size());
+  for (std::size_t i = 0; i < p.cfhs.size(); ++i)
+    EXPECT_EQ(p.cfhs[i].dynamics, back.cfhs[i].dynamics) << "CFH " << i;
+}
+
 // Values for every parameter any canned query takes, on the dataset.
 inline store::KeyValues parameters_for(const idb::queries::CannedQuery &q) {
   const store::KeyValues all = {{"run", "syn"},        {"limit", "10"},      {"rank", "0"},
@@ -352,7 +432,7 @@ inline store::KeyValues parameters_for(const idb::queries::CannedQuery &q) {
 
 // Every canned query parses and answers rows on `db` (which holds the dataset).
 inline void check_every_query_runs(store::Database &db) {
-  ASSERT_EQ(9u, idb::queries::canned_queries().size());
+  ASSERT_EQ(10u, idb::queries::canned_queries().size());
   for (const idb::queries::CannedQuery &q : idb::queries::canned_queries()) {
     EXPECT_FALSE(q.answers.empty()) << q.name;
     EXPECT_FALSE(q.parameters.empty()) << q.name;

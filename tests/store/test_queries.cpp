@@ -47,6 +47,7 @@ TEST_F(Queries, ProbeAcrossRuns) {
   queries::check_probe_across_runs(*db, profile);
   queries::check_quantile(*db, profile);
   queries::check_wait_states(*db, profile);
+  queries::check_dynamics(*db, profile);
 }
 
 TEST_F(Queries, ImbalanceEqualsTheSqliteView) {

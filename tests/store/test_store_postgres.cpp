@@ -63,10 +63,10 @@ TEST_F(StorePostgres, OpensAndMigratesAnEmptyDatabase) {
   auto db = store::open(url);
   EXPECT_EQ("postgresql", db->engine());
   EXPECT_EQ(url, db->location());
-  EXPECT_EQ(5, db->version());
+  EXPECT_EQ(6, db->version());
   EXPECT_EQ("0", scalar(*db, "SELECT count(*) FROM runs"));
   db = store::open(url); // again: nothing to migrate
-  EXPECT_EQ(5, db->version());
+  EXPECT_EQ(6, db->version());
   EXPECT_TRUE(store::runs(*db).empty());
 }
 
@@ -276,6 +276,7 @@ TEST_F(StorePostgres, CannedQueriesAnswerAsOnSqlite) {
   queries::check_probe_across_runs(*db, p);
   queries::check_quantile(*db, p);
   queries::check_wait_states(*db, p);
+  queries::check_dynamics(*db, p);
   RunResult r = idb({"query", "critical_path", "--db", url, "--param", "run=syn", "--param",
                      "rank=2", "--param", "thread=0", "--format", "csv"});
   ASSERT_EQ(0, r.status) << r.err;
