@@ -18,10 +18,13 @@ const char *kind_name(Kind kind);
 // "IDB_PROC" .. "IDB_COMM", the runtime's macros.
 const char *kind_macro(Kind kind);
 
-// How a LOOP probe is placed: around the whole loop, or inside the body per iteration.
-enum class LoopMode { blackbox, whitebox };
+// How a LOOP probe is placed: around the whole loop, or inside the body per iteration;
+// dynamic is white box with each iteration kept apart (the runtime's dynamics: the file's
+// registration calls idb_dynamic_probe).
+enum class LoopMode { blackbox, whitebox, dynamic };
 
-// "blackbox" or "whitebox": the selection's `mode=` spelling, also what `list` prints.
+// "blackbox", "whitebox" or "dynamic": the selection's `mode=` spelling, also what `list`
+// prints.
 const char *loop_mode_name(LoopMode mode);
 // The mode `text` names, or nullopt for any other text.
 std::optional<LoopMode> parse_loop_mode(std::string_view text);

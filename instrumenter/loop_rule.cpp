@@ -65,7 +65,7 @@ public:
              std::to_string(loop.weight) + " under " + std::to_string(sel.min_statements) + ")";
     if (loop.in_expression) return "inside a statement expression";
     if (!loop.body) return "no body";
-    if (site.candidate.loop_mode == LoopMode::whitebox) {
+    if (site.candidate.loop_mode != LoopMode::blackbox) { // white box, or dynamic
       if (loop.sealed) return "a simd loop or collapsed nest: a probe inside would break it";
       if (has_jump_target(*loop.body, *ctx.decl)) return "a jump could enter its body";
       return place_whitebox(ctx, loop, site.candidate, edits);

@@ -20,6 +20,8 @@ std::string registration(const std::vector<Candidate> &candidates) {
     calls += "  idb_register_probe(" + std::string(kind_macro(c.kind)) + ", " +
              std::to_string(c.id) + ", \"" + c_string(c.description) + "\", \"" + c_string(c.file) +
              "\", " + std::to_string(c.line) + ", \"" + c_string(c.function) + "\");\n";
+    if (c.loop_mode == LoopMode::dynamic)
+      calls += "  idb_dynamic_probe(" + std::to_string(c.id) + ");\n";
   }
   if (calls.empty()) return "";
   return "\n/* idb-instrument: this file's probes, registered before main runs. */\n"

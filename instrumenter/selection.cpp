@@ -95,7 +95,7 @@ std::string parse_filter(const std::string &word, Rule &rule) {
     rule.callee = value;
   else if (key == "mode") {
     auto mode = parse_loop_mode(value);
-    if (!mode) return "mode must be blackbox or whitebox, got '" + value + "'";
+    if (!mode) return "mode must be blackbox, whitebox or dynamic, got '" + value + "'";
     rule.mode = *mode;
   } else if (key == "id") {
     int id = 0;
@@ -165,7 +165,8 @@ std::string parse_line(const std::vector<Word> &words, unsigned line_no, Selecti
 
 // One table for both directions, so the parser and the printed names cannot drift apart.
 constexpr std::pair<LoopMode, const char *> kLoopModes[] = {{LoopMode::blackbox, "blackbox"},
-                                                            {LoopMode::whitebox, "whitebox"}};
+                                                            {LoopMode::whitebox, "whitebox"},
+                                                            {LoopMode::dynamic, "dynamic"}};
 
 bool glob(const std::string &pattern, const std::string &text) {
   return fnmatch(pattern.c_str(), text.c_str(), 0) == 0;

@@ -136,6 +136,25 @@ TEST(Cli, ApplyWritesOutputAndManifestAndLeavesTheSourceAlone) {
   EXPECT_NE(std::string::npos, manifest.find("\tLOOP\tfor loop in work [w.c:3]\t"));
 }
 
+// mode=dynamic: a white box whose registration makes it the runtime's dynamic probe.
+TEST(Cli, ADynamicLoopIsAWhiteBoxRegisteredAsDynamic) {
+  TempDir dir;
+  write(dir.file("w.c"), kSource);
+  write(dir.file("d.sel"), "include proc\ninclude loop mode=dynamic function=work\n");
+  CliRun listed = cli({"list", dir.file("w.c"), "--selection", dir.file("d.sel"), "--"});
+  ASSERT_EQ(0, listed.status) << listed.err;
+  EXPECT_NE(std::string::npos, listed.out.find("dynamic")) << listed.out;
+  CliRun run = cli(
+      {"apply", dir.file("w.c"), "--out", dir.file("out"), "--selection", dir.file("d.sel"), "--"});
+  ASSERT_EQ(0, run.status) << run.err;
+  std::string out = read_file(dir.file("out/w.c"));
+  EXPECT_NE(std::string::npos, out.find("for (int i = 0; i < n; i++) { idb_scope_t")) << out;
+  std::size_t registered = out.find("idb_register_probe(IDB_LOOP, ");
+  ASSERT_NE(std::string::npos, registered) << out;
+  std::string id = out.substr(registered + 29, out.find(',', registered + 29) - registered - 29);
+  EXPECT_NE(std::string::npos, out.find("idb_dynamic_probe(" + id + ");")) << out;
+}
+
 TEST(Cli, InPlaceKeepsABackupAndRefusesToOverwriteIt) {
   TempDir dir;
   write(dir.file("w.c"), kSource);
