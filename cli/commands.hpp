@@ -11,6 +11,7 @@ int query(int argc, char **argv);
 int export_rows(int argc, char **argv); // `idb export` (export is a C++ keyword)
 int report(int argc, char **argv);
 int score(int argc, char **argv);
+int dynamics(int argc, char **argv);
 int edf_command(int argc, char **argv); // `idb edf` (edf is the library's namespace)
 int run(int argc, char **argv);
 int tune(int argc, char **argv);

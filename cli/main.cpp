@@ -14,6 +14,7 @@ void usage(std::ostream &out) {
          "  load PROFILE...   store profiles as runs in a database (default idb.db)\n"
          "  report RUN        print a stored run as indented trees\n"
          "  score RUN         what each probe of a stored run cost against what it measured\n"
+         "  dynamics RUN      how the iterations of a stored run's time step went\n"
          "  runs              list the runs in a database\n"
          "  migrate           bring a database's schema up to this idb's version\n"
          "  query SQL|NAME    run SQL or a canned query ('idb query --list') and print the rows\n"
@@ -44,6 +45,7 @@ int main(int argc, char **argv) {
   if (command == "export") return idb::cli::export_rows(argc - 2, argv + 2);
   if (command == "report") return idb::cli::report(argc - 2, argv + 2);
   if (command == "score") return idb::cli::score(argc - 2, argv + 2);
+  if (command == "dynamics") return idb::cli::dynamics(argc - 2, argv + 2);
   if (command == "edf") return idb::cli::edf_command(argc - 2, argv + 2);
   if (command == "run") return idb::cli::run(argc - 2, argv + 2);
   if (command == "tune") return idb::cli::tune(argc - 2, argv + 2);
