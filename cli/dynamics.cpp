@@ -280,13 +280,39 @@ void print_table(std::ostream &out, const analysis::RunDynamics &d, const Dynami
   out << "\nwhat stands out\n";
   bool any = false;
   std::int32_t spiky = a.probe ? *a.probe : d.probe;
-  analysis::Spread whole = analysis::spread_over_ranks(d, d.probe);
-  analysis::Step step = analysis::level_shift(whole.mean);
-  if (step.found) {
+  // Steps: each probe's best shift of level; per place (within 2% of the iterations of
+  // each other), the probe that shifts by the largest factor, the three largest by time.
+  struct Found {
+    analysis::Step step;
+    std::int32_t probe;
+    double weight; // the shift's seconds over the shorter side
+  };
+  std::vector<Found> steps;
+  for (std::int32_t probe : d.probes) {
+    analysis::Step s = analysis::level_shift(analysis::spread_over_ranks(d, probe).mean);
+    if (!s.found || s.before <= 0 || s.after <= 0) continue;
+    double shorter = double(std::min(s.iteration, d.iterations - s.iteration));
+    Found f{s, probe, std::fabs(s.after - s.before) * shorter};
+    auto near = std::find_if(steps.begin(), steps.end(), [&](const Found &g) {
+      return std::max(g.step.iteration, s.iteration) - std::min(g.step.iteration, s.iteration) <=
+             d.iterations / 50;
+    });
+    if (near == steps.end())
+      steps.push_back(f);
+    else if (std::fabs(std::log(s.after / s.before)) >
+             std::fabs(std::log(near->step.after / near->step.before)))
+      *near = f;
+  }
+  std::stable_sort(steps.begin(), steps.end(),
+                   [](const Found &x, const Found &y) { return x.weight > y.weight; });
+  if (steps.size() > 3) steps.resize(3);
+  std::sort(steps.begin(), steps.end(),
+            [](const Found &x, const Found &y) { return x.step.iteration < y.step.iteration; });
+  for (const Found &f : steps) {
     any = true;
-    out << "  a step at iteration " << step.iteration << ": " << d.labels.at(d.probe) << " "
-        << duration(step.before) << " before, " << duration(step.after) << " from it on ("
-        << percent(step.after / step.before - 1) << ")\n";
+    out << "  a step at iteration " << f.step.iteration << ": " << d.labels.at(f.probe) << " took "
+        << duration(f.step.before) << " an iteration before, " << duration(f.step.after)
+        << " from it on (" << percent(f.step.after / f.step.before - 1) << ")\n";
   }
   analysis::Spread spiked = analysis::spread_over_ranks(d, spiky);
   std::vector<analysis::Outlier> spikes = analysis::outliers(spiked.max);
