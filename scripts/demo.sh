@@ -30,7 +30,7 @@ bin=$root/build/release
 idb=$bin/cli/idb
 out=$root/build/demo
 db=$out/idb.db
-rm -rf "$out" && mkdir -p "$out"/{smvp,pic,balance}
+rm -rf "$out" && mkdir -p "$out"/{smvp,pic,balance,heat}
 if [[ $(id -u) -eq 0 ]]; then # Open MPI refuses root unless told twice
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 fi
@@ -40,7 +40,7 @@ unset IDB_SELECTION IDB_SELECTION_FILE IDB_EDF
 # probes_of FILE FLAGS...: what the default selection places in FILE, by kind.
 probes_of() {
   "$bin/instrumenter/idb-instrument" list "$@" 2>/dev/null |
-    awk '$NF ~ /^(yes|blackbox|whitebox)$/ { ++n[$2]; ++all }
+    awk '$NF ~ /^(yes|blackbox|whitebox|dynamic)$/ { ++n[$2]; ++all }
          END { printf "%d probes:", all
                split("PROC LOOP CALL COMM", kinds, " ")
                for (k = 1; k <= 4; ++k) if (n[kinds[k]]) printf " %d %s", n[kinds[k]], kinds[k]
@@ -52,6 +52,8 @@ cc="$bin/instrumenter/idb-cc mpicc" cxx="$bin/instrumenter/idb-cxx mpicxx"
 (cd "$out/smvp" && make -s -f "$root/examples/smvp/Makefile" CC="$cc")
 (cd "$out/balance" && make -s -f "$root/examples/balance/Makefile" CC="$cc")
 (cd "$out/pic" && make -s -f "$root/examples/pic/Makefile" CXX="$cxx")
+(cd "$out/heat" && IDB_SELECTION_FILE=$root/examples/heat/dynamic.sel \
+  make -s -f "$root/examples/heat/Makefile" CC="$cc")
 mpi_c=$(mpicc --showme:compile) mpi_cxx=$(mpicxx --showme:compile)
 # shellcheck disable=SC2086 # the MPI flags are words
 {
@@ -59,6 +61,8 @@ mpi_c=$(mpicc --showme:compile) mpi_cxx=$(mpicxx --showme:compile)
   echo "  balance  make CC=\"idb-cc mpicc\"     $(probes_of examples/balance/balance.c -- $mpi_c)"
   echo "  pic      make CXX=\"idb-cxx mpicxx\"  $(probes_of examples/pic/pic.cpp -- $mpi_cxx \
     -DOMPI_SKIP_MPICXX=1)"
+  echo "  heat     make CC=\"idb-cc mpicc\"     $(probes_of examples/heat/heat.c --selection \
+    examples/heat/dynamic.sel -- $mpi_c), the time-step loop dynamic"
 }
 
 # store LABEL PROGRAM ARGS...: one run on four ranks, stored under LABEL; prints one line
@@ -130,6 +134,11 @@ step "balance, master/worker: time lost waiting for another rank, and why (idb q
                            $2, $3, $4, 100 * $6, $5, $7 }'
 step "who does the work: examples/balance/compare-distribution.edf (COMPARE, CPU time)"
 edf_rows examples/balance/compare-distribution.edf 'run_task\('
+
+step "run heat under mpirun -np 4: 600 time steps, each kept apart (its loop is dynamic)"
+store heat-1 heat
+step "heat: how its 600 time steps went (idb dynamics): the refined step, the checkpoints, the drift"
+"$idb" dynamics heat-1 --db "$db" --width 50 --top 4
 
 step "smvp: the hottest procedures of smvp-medium-1 (idb query hottest_procedures)"
 "$idb" query hottest_procedures --db "$db" --param run=smvp-medium-1 --param limit=6
