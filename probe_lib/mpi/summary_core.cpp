@@ -107,6 +107,11 @@ int parse_cfh_sections(const unsigned char *data, std::size_t size, std::uint32_
       c.waits = r.skip(std::size_t(length));
       continue;
     }
+    if (type == IDB_SECTION_DYN) { // a rank's iterations: the summary keeps none
+      if (cfhs == 0) return -1;
+      r.skip(std::size_t(length));
+      continue;
+    }
     if (type == IDB_SECTION_HIST) { // the histograms of the CFH before it
       if (cfhs == 0 || (*out)[cfhs - 1].hists) return -1;
       LocalCfh &c = (*out)[cfhs - 1];

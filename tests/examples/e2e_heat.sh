@@ -70,6 +70,18 @@ expect "iteration_outliers lists rank 0's checkpoints among the 40 farthest" \
   "$(awk -F'\t' 'NR > 1 && $1 == 0 && ($4 + 1) % 50 == 0 { ++n } END { print n + 0 }' \
      "$work/outliers.tsv") >= 6"
 
+# The summary mode keeps no iterations (they would grow with the ranks), and the run is
+# whole without them.
+IDB_MPI_MODE=summary store_run heat-summary heat --steps 100
+summary=$(sed -n 's/^heat: //p' "$work/heat-summary.out")
+expect "summary mode: the run completes and prints its answer" "\"$summary\" != \"\""
+steps=$(query "SELECT sum(s.count) AS n FROM node_stats s JOIN nodes n USING (cfh_id, node)
+               JOIN cfh_instances h USING (cfh_id) JOIN runs r USING (run_id)
+               JOIN probe_sites p ON p.run_id = r.run_id AND p.probe_id = n.probe_id
+               WHERE r.label = 'heat-summary' AND p.description LIKE 'for loop in simulate%'" |
+  pick n)
+expect "summary mode: the time-step loop ran 100 times on each of 4 ranks" "$steps == 400"
+
 # A run without a dynamic probe says so.
 if "$idb" dynamics heat-default --db "$db" >"$work/none.out" 2>&1; then
   expect "idb dynamics fails on a run without a dynamic probe" "0 == 1"
