@@ -7,6 +7,7 @@
 #include "format.hpp"
 
 #include "idb/analysis/dynamics.hpp"
+#include "idb/probe.h"
 #include "idb/store.hpp"
 
 #include <algorithm>
@@ -233,7 +234,16 @@ void print_table(std::ostream &out, const analysis::RunDynamics &d, const Dynami
   std::size_t marks = std::min<std::size_t>(std::size_t(a.width), d.iterations);
   out << cell("probe", kLabel) << "  " << cell(axis, std::max(marks, axis.size()))
       << "  least .. most\n";
+  // The dynamic probe and the probes of its subtree that take 1% of its time or more,
+  // the costliest 15.
+  std::size_t lines = 0, left = 0;
   for (std::int32_t probe : d.probes) {
+    bool enough = probe == d.probe || d.totals.at(probe) >= 0.01 * d.totals.at(d.probe);
+    if (!enough || lines == 16) {
+      ++left;
+      continue;
+    }
+    ++lines;
     analysis::Spread s = analysis::spread_over_ranks(d, probe);
     if (s.mean.empty()) continue;
     double low = *std::min_element(s.mean.begin(), s.mean.end());
@@ -244,11 +254,17 @@ void print_table(std::ostream &out, const analysis::RunDynamics &d, const Dynami
         << duration(high) << "\n";
   }
 
-  // The probe whose ranks differ most in how they grew, or the one asked for.
+  if (left)
+    out << "  and " << left << " more probe" << (left > 1 ? "s" : "")
+        << " under 1% of the iterations' time (--format csv has every one)\n";
+
+  // The probe whose ranks differ most in how they grew (a rank's own work: MPI calls
+  // take the others' drift as waiting), or the one asked for.
   std::int32_t ranked = a.probe ? *a.probe : d.probe;
   std::optional<analysis::Drift> drift;
   if (!a.probe)
     for (std::int32_t probe : d.probes) {
+      if (d.kinds.at(probe) == IDB_COMM) continue;
       std::optional<analysis::Drift> found = analysis::drifting(per_rank(d, probe));
       if (found && (!drift || std::fabs(found->growth - found->others) >
                                   std::fabs(drift->growth - drift->others))) {

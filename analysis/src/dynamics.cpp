@@ -89,8 +89,12 @@ RunDynamics run_dynamics(const profile::Profile &run, std::optional<std::int32_t
   std::stable_sort(out.probes.begin(), out.probes.end(),
                    [&](std::int32_t a, std::int32_t b) { return totals[a] > totals[b]; });
   out.probes.insert(out.probes.begin(), out.probe);
-  for (std::int32_t id : out.probes)
+  for (std::int32_t id : out.probes) {
     out.labels[id] = label_of(run, id);
+    out.totals[id] = totals[id];
+    const profile::Probe *p = run.probe(id);
+    out.kinds[id] = p ? p->kind : 0;
+  }
   return out;
 }
 
@@ -186,7 +190,7 @@ std::optional<Drift> drifting(const std::vector<std::vector<double>> &series, do
   for (const auto &s : series)
     g.push_back(growth(s));
   Drift best;
-  double farthest = -1;
+  double farthest = -1, spread = 0;
   for (std::size_t k = 0; k < g.size(); ++k) {
     std::vector<double> rest;
     for (std::size_t j = 0; j < g.size(); ++j)
@@ -195,9 +199,23 @@ std::optional<Drift> drifting(const std::vector<std::vector<double>> &series, do
     if (std::fabs(g[k] - others) > farthest) {
       farthest = std::fabs(g[k] - others);
       best = {k, g[k], others};
+      for (double &r : rest)
+        r = std::fabs(r - others);
+      spread = median(rest);
     }
   }
-  if (farthest <= least) return std::nullopt;
+  // How much a series moves from one iteration to the next, over its level: the growths
+  // of series that jump that much apart by chance.
+  std::vector<double> jumps;
+  for (const auto &s : series) {
+    std::vector<double> steps;
+    for (std::size_t i = 1; i < s.size(); ++i)
+      steps.push_back(std::fabs(s[i] - s[i - 1]));
+    double level = median(s);
+    if (level > 0) jumps.push_back(median(steps) / level);
+  }
+  double noise = median(jumps);
+  if (farthest <= least || farthest <= 3 * spread || farthest <= 2 * noise) return std::nullopt;
   return best;
 }
 

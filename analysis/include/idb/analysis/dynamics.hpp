@@ -31,6 +31,8 @@ struct RunDynamics {
   std::vector<RankSeries> series;   // by rank, then thread
   std::vector<std::int32_t> probes; // the subtree's, the dynamic probe first, then by time
   std::map<std::int32_t, std::string> labels; // each probe's description
+  std::map<std::int32_t, double> totals;      // each probe's seconds over every iteration
+  std::map<std::int32_t, int> kinds;          // each probe's kind (IDB_PROC, ... IDB_COMM)
   std::vector<std::int32_t> others;           // other dynamic probes the run has
   std::uint64_t dropped = 0, mixed = 0;       // summed over the CFHs
 };
@@ -74,8 +76,11 @@ Step level_shift(const std::vector<double> &series, double least = 0.1);
 double growth(const std::vector<double> &series);
 
 // The series in `series`' rank order whose growth is farthest from the others' median
-// growth, and by how much (a share); nullopt with fewer than 3 series or when no series
-// differs by more than `least`.
+// growth, and by how much (a share); nullopt with fewer than 3 series or when it differs
+// by no more than `least`, than three times the others' spread (the median absolute
+// deviation of their growths), or than twice the series' noise (the median over the series of
+// the median change from one iteration to the next over the series' median): noisy
+// series grow apart by chance.
 struct Drift {
   std::size_t at = 0; // index into the series
   double growth = 0, others = 0;
