@@ -38,8 +38,8 @@ const char *kDynamicsHelp =
     "around them (spikes), and the rank whose growth over the run differs from the others'.\n\n"
     "  --db URL         database: a path, sqlite:PATH, sqlite://PATH or postgresql://...\n"
     "                   (default idb.db)\n"
-    "  --probe ID       the probe the per-rank lines and spikes are of (default: as above,\n"
-    "                   and the dynamic probe for spikes)\n"
+    "  --probe ID       the probe the per-rank lines, steps and spikes are of (default: as\n"
+    "                   above, every probe's steps, and the dynamic probe's spikes)\n"
     "  --rank R         that rank's iterations only\n"
     "  --width N        marks in a sparkline (default 60)\n"
     "  --top N          spikes listed (default 10)\n"
@@ -305,6 +305,7 @@ void print_table(std::ostream &out, const analysis::RunDynamics &d, const Dynami
   };
   std::vector<Found> steps;
   for (std::int32_t probe : d.probes) {
+    if (a.probe && probe != *a.probe) continue;
     analysis::Step s = analysis::level_shift(analysis::spread_over_ranks(d, probe).mean);
     if (!s.found || s.before <= 0 || s.after <= 0) continue;
     double shorter = double(std::min(s.iteration, d.iterations - s.iteration));

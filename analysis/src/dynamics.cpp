@@ -154,13 +154,21 @@ Step level_shift(const std::vector<double> &series, double least) {
   std::size_t n = series.size();
   std::size_t margin = std::max<std::size_t>(1, (n + 19) / 20);
   if (n < 2 * margin + 1) return step;
-  double total = 0;
+  // The split is chosen on the series clipped to its 5th and 95th percentiles, so that a
+  // few interrupted iterations cannot pull it.
+  std::vector<double> sorted = series;
+  std::sort(sorted.begin(), sorted.end());
+  double low = sorted[n / 20], high = sorted[n - 1 - n / 20];
+  std::vector<double> clipped;
   for (double v : series)
+    clipped.push_back(std::clamp(v, low, high));
+  double total = 0;
+  for (double v : clipped)
     total += v;
   double before = 0, best = -1;
   std::size_t at = 0;
   for (std::size_t i = 1; i < n; ++i) {
-    before += series[i - 1];
+    before += clipped[i - 1];
     if (i < margin || n - i < margin) continue;
     double gap = std::fabs(before / double(i) - (total - before) / double(n - i));
     double score = gap * std::sqrt(double(i) * double(n - i));

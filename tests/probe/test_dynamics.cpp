@@ -98,23 +98,27 @@ std::vector<double> series_of(const Profile &p, const Dynamics &d, int probe, bo
   return member == Dynamics::kNoMember ? std::vector<double>{} : d.series(member, seconds);
 }
 
-// The split of `v` into before and after that separates their means most.
-int change_point(const std::vector<double> &v) {
-  double total = 0;
+// The split of `v` that puts most iterations on the right side of `level`: below it
+// before, above it after (robust to the iterations a loaded machine interrupted).
+int change_point(const std::vector<double> &v, double level) {
+  std::size_t above = 0;
   for (double x : v)
-    total += x;
-  double before = 0, best = -1;
+    above += x > level;
+  std::size_t right = above, best = above; // the split at 0: every iteration after
   int at = 0;
-  for (std::size_t i = 1; i < v.size(); ++i) {
-    before += v[i - 1];
-    double gap = std::fabs(before / double(i) - (total - before) / double(v.size() - i));
-    double score = gap * std::sqrt(double(i) * double(v.size() - i));
-    if (score > best) {
-      best = score;
-      at = int(i);
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    right += v[i] > level ? std::size_t(-1) : 1; // iteration i moves before the split
+    if (right > best) {
+      best = right;
+      at = int(i + 1);
     }
   }
   return at;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0.0 : v[v.size() / 2];
 }
 
 Profile read_ok(const Child &child) {
@@ -146,17 +150,18 @@ TEST(Dynamics, TheStepAndEverySpikeAreReconstructed) {
     for (int it = 0; it < kIterations; ++it)
       ASSERT_EQ(checkpoints[std::size_t(it)], spike(it) ? 1.0 : 0.0)
           << "iteration " << it << ", " << clusters << " clusters";
-    // The step lies where the program put it, and the reconstruction stays close to what
-    // the program measured (mean relative error; a loaded machine adds outliers).
+    // The step lies where the program put it (between 100 and 200 us an iteration), and
+    // the reconstruction stays close to what the program measured: the median relative
+    // error (a loaded machine interrupts some iterations, whose cluster cannot hold them).
     std::vector<double> compute = series_of(p, *d, kCompute, true);
-    EXPECT_EQ(change_point(compute), kStepAt) << clusters << " clusters";
+    EXPECT_NEAR(change_point(compute, 150e-6), kStepAt, 2) << clusters << " clusters";
     std::vector<double> truth = read_truth(child);
     ASSERT_EQ(truth.size(), std::size_t(kIterations));
-    double error = 0;
+    std::vector<double> errors;
     for (int it = 0; it < kIterations; ++it)
-      error +=
-          std::fabs(compute[std::size_t(it)] - truth[std::size_t(it)]) / truth[std::size_t(it)];
-    EXPECT_LT(error / kIterations, 0.10) << clusters << " clusters";
+      errors.push_back(std::fabs(compute[std::size_t(it)] - truth[std::size_t(it)]) /
+                       truth[std::size_t(it)]);
+    EXPECT_LT(median(errors), 0.05) << clusters << " clusters";
     // The iterations' sums add up to the node's totals.
     const Cfh &cfh = p.cfhs.at(0);
     const auto &step = cfh.nodes[d->node].stats;

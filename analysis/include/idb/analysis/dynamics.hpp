@@ -62,7 +62,8 @@ std::vector<Outlier> outliers(const std::vector<double> &series, std::size_t win
                               double factor = 1.5);
 
 // The single shift of level that splits `series` best (the split that separates the two
-// sides' means most, weighted by their sizes), judged on the sides' medians: found when
+// sides' means most, weighted by their sizes, on the series clipped to its 5th and 95th
+// percentiles), judged on the sides' medians: found when
 // they differ by more than `least` (a share) and each side holds 5% of the series or more.
 struct Step {
   bool found = false;
