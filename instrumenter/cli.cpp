@@ -203,10 +203,17 @@ int run_cli(const std::vector<std::string> &args, std::ostream &out, std::ostrea
     err << "idb-instrument: " << failed << "\n";
     return 1;
   }
-  if (a.json)
+  if (a.json) {
     print_json(results, out);
-  else
-    print_table(results, out);
+    return 0;
+  }
+  print_table(results, out);
+  const Candidate *step = dynamic_candidate(results);
+  if (step && step->loop_mode != LoopMode::dynamic)
+    err << "idb-instrument: note: the time step is likely " << step->description << " (id "
+        << step->id << "), the outermost loop over MPI calls that reaches most of the program; "
+        << "to keep each of its iterations (idb dynamics), select it with 'include loop id="
+        << step->id << " mode=dynamic'\n";
   return 0;
 }
 

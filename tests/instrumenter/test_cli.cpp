@@ -155,6 +155,39 @@ TEST(Cli, ADynamicLoopIsAWhiteBoxRegisteredAsDynamic) {
   EXPECT_NE(std::string::npos, out.find("idb_dynamic_probe(" + id + ");")) << out;
 }
 
+// `list` names the likely time step: of the outermost loops with MPI calls in main's call
+// tree, the one whose calls reach most (here the loop in run, not the set-up loop).
+TEST(Cli, ListSuggestsTheTimeStepLoopForDynamics) {
+  TempDir dir;
+  write(
+      dir.file("s.c"),
+      "int MPI_Barrier(int comm);\n"
+      "static void exchange(int n) { for (int i = 0; i < n; ++i) MPI_Barrier(i); }\n"
+      "static double work(int n) { double s = 0; for (int i = 0; i < n; ++i) s += i; return s; }\n"
+      "static void setup(int n) { for (int i = 0; i < n; ++i) MPI_Barrier(0); }\n"
+      "static double run(int n) {\n"
+      "  double s = 0;\n"
+      "  for (int step = 0; step < n; ++step) { s += work(n); exchange(n); }\n"
+      "  return s;\n"
+      "}\n"
+      "int main(void) { setup(3); return run(3) > 0 ? 0 : 1; }\n");
+  CliRun listed = cli({"list", dir.file("s.c"), "--"});
+  ASSERT_EQ(0, listed.status) << listed.err;
+  EXPECT_NE(std::string::npos, listed.err.find("the time step is likely for loop in run [s.c:7]"))
+      << listed.err;
+  CliRun json = cli({"list", dir.file("s.c"), "--json", "--"});
+  ASSERT_EQ(0, json.status) << json.err;
+  std::size_t marked = json.out.find("\"dynamic_candidate\": true");
+  ASSERT_NE(std::string::npos, marked) << json.out;
+  std::size_t object = json.out.rfind('{', marked);
+  EXPECT_NE(std::string::npos, json.out.substr(object, marked - object).find("for loop in run"))
+      << json.out;
+  // Once it is dynamic, nothing more is said.
+  write(dir.file("d.sel"), "default\ninclude loop function=run mode=dynamic\n");
+  CliRun chosen = cli({"list", dir.file("s.c"), "--selection", dir.file("d.sel"), "--"});
+  EXPECT_EQ(std::string::npos, chosen.err.find("time step")) << chosen.err;
+}
+
 TEST(Cli, InPlaceKeepsABackupAndRefusesToOverwriteIt) {
   TempDir dir;
   write(dir.file("w.c"), kSource);
