@@ -10,6 +10,7 @@
 #include "commands.hpp"
 #include "launch.hpp"
 
+#include "idb/analysis/dynamics.hpp"
 #include "idb/analysis/score.hpp"
 #include "idb/analysis/tune.hpp"
 #include "idb/edf.hpp"
@@ -637,6 +638,15 @@ int Tuner::run(store::Database &db, const std::string &prefix) {
                  "see, or the machine's other work (--repeat N takes the best of N runs)\n";
   std::cout << "wrote " << a_.output << " and " << a_.edf << " (runs " << prefix << "-1.." << prefix
             << "-" << last.number << " and " << final_label << " in " << db.location() << ")\n";
+  // The loop to make dynamic, unless the selection has one already.
+  profile::Profile final_run = store::read_run(db, final_label);
+  bool dynamic = std::any_of(final_run.cfhs.begin(), final_run.cfhs.end(),
+                             [](const profile::Cfh &h) { return !h.dynamics.empty(); });
+  std::optional<analysis::TimeStep> step = analysis::time_step_candidate(final_run);
+  if (step && !dynamic)
+    std::cout << "the time step is likely " << step->label << " (id " << step->probe << ", "
+              << percent(step->share) << " of the run): 'include loop id=" << step->probe
+              << " mode=dynamic' in the selection keeps each of its iterations (idb dynamics)\n";
   return 0;
 }
 

@@ -227,4 +227,36 @@ std::optional<Drift> drifting(const std::vector<std::vector<double>> &series, do
   return best;
 }
 
+std::optional<TimeStep> time_step_candidate(const profile::Profile &run) {
+  constexpr int kLoop = 2, kComm = 4; // IDB_LOOP, IDB_COMM of idb/probe.h
+  auto kind = [&](std::int32_t id) {
+    const profile::Probe *p = run.probe(id);
+    return p ? p->kind : 0;
+  };
+  std::map<std::int32_t, double> totals;
+  double run_time = 0;
+  for (const profile::Cfh &h : run.cfhs) {
+    std::vector<char> comm(h.nodes.size(), 0); // a COMM node lies below (or is) the node
+    for (std::size_t i = h.nodes.size(); i-- > 0;) {
+      const profile::Node &n = h.nodes[i];
+      if (kind(n.probe) == kComm) comm[i] = 1;
+      if (n.parent != profile::kNoParent && n.parent < i && comm[i]) comm[n.parent] = 1;
+    }
+    for (std::size_t i = 0; i < h.nodes.size(); ++i) {
+      const profile::Node &n = h.nodes[i];
+      if (n.parent == profile::kNoParent) {
+        if (!h.named) run_time += n.stats.sum;
+      } else if (comm[i] && kind(n.probe) == kLoop) {
+        totals[n.probe] += n.stats.sum;
+      }
+    }
+  }
+  if (totals.empty()) return std::nullopt;
+  auto best = std::max_element(totals.begin(), totals.end(), [](const auto &a, const auto &b) {
+    return a.second < b.second || (a.second == b.second && a.first > b.first);
+  });
+  return TimeStep{best->first, label_of(run, best->first),
+                  run_time > 0 ? best->second / run_time : 0.0};
+}
+
 } // namespace idb::analysis

@@ -113,5 +113,37 @@ TEST(Dynamics, SeriesAreReconstructedPerRankAndProbe) {
   EXPECT_EQ(0, run_dynamics(profile::Profile{}).probe);
 }
 
+TEST(Dynamics, TheTimeStepIsTheLoopOverMpiCallsWithTheMostTime) {
+  profile::Profile p;
+  p.probes = {{1, 1, "main", "s.c", 1, "main"},           {2, 2, "set-up loop", "s.c", 2, "main"},
+              {3, 2, "time-step loop", "s.c", 3, "main"}, {4, 2, "inner loop", "s.c", 4, "main"},
+              {5, 4, "MPI_Allreduce", "s.c", 5, "main"},  {6, 2, "busy loop", "s.c", 6, "main"}};
+  profile::Cfh h;
+  auto node = [&](std::uint32_t parent, std::int32_t probe, double seconds) {
+    profile::Node n;
+    n.parent = parent;
+    n.probe = probe;
+    n.stats.count = 1;
+    n.stats.sum = seconds;
+    h.nodes.push_back(n);
+  };
+  node(profile::kNoParent, 0, 10.0); // 0: the root
+  node(0, 1, 10.0);                  // 1: main
+  node(1, 2, 0.5);                   // 2: set-up loop, with an MPI call
+  node(2, 5, 0.1);                   // 3
+  node(1, 3, 6.0);                   // 4: the time step
+  node(4, 4, 5.0);                   // 5: its inner loop, with the MPI call
+  node(5, 5, 1.0);                   // 6
+  node(1, 6, 3.0);                   // 7: a loop without MPI calls
+  p.cfhs = {h, h};
+  std::optional<TimeStep> step = time_step_candidate(p);
+  ASSERT_TRUE(step);
+  EXPECT_EQ(3, step->probe);
+  EXPECT_EQ("time-step loop", step->label);
+  EXPECT_DOUBLE_EQ(0.6, step->share);
+  p.probes[4].kind = 1; // no COMM probe: no candidate
+  EXPECT_FALSE(time_step_candidate(p));
+}
+
 } // namespace
 } // namespace idb::analysis

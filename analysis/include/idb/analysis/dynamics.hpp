@@ -88,4 +88,16 @@ struct Drift {
 };
 std::optional<Drift> drifting(const std::vector<std::vector<double>> &series, double least = 0.1);
 
+// The loop probe of `run` most likely the program's time step, the one to make dynamic:
+// of the LOOP probes with a COMM node below one of their nodes, the one with the most wall
+// time over every rank and thread (an outer loop holds its inner loops' time, so the
+// outermost wins), with its share of the threads' roots. nullopt when no loop holds a
+// COMM node.
+struct TimeStep {
+  std::int32_t probe = 0;
+  std::string label;
+  double share = 0;
+};
+std::optional<TimeStep> time_step_candidate(const profile::Profile &run);
+
 } // namespace idb::analysis
