@@ -3,7 +3,9 @@
 # runs: examples/jacobi five times on 2 threads and four times on 4, loaded into a fresh
 # SQLite database, and two experiment files over them (COALESCE of the 2-thread runs,
 # COMPARE of 2 against 4 threads); and examples/balance built through idb-cc and run once
-# on 4 ranks under mpirun (the master distributing the tasks), for the tree's wait states.
+# on 4 ranks under mpirun (the master distributing the tasks), for the tree's wait states;
+# and examples/heat built with its time-step loop dynamic (examples/heat/dynamic.sel) and
+# run once on 4 ranks, for the Iterations view.
 # Offscreen; needs the build's idb, jacobi, idb-cc and idb-gui, and mpicc.
 #   docs/screenshots.sh [BUILD_DIR]   (default build/dev)
 set -euo pipefail
@@ -33,6 +35,12 @@ root=$PWD bin=$(cd "$build" && pwd)
 "$build/cli/idb" run -n 4 --mpirun-arg --oversubscribe --db "$db" --label balance-master \
   -- "$work/balance/balance" master 400 40000 >/dev/null
 
+mkdir "$work/heat"
+(cd "$work/heat" && IDB_SELECTION_FILE=$root/examples/heat/dynamic.sel \
+  make -s -f "$root/examples/heat/Makefile" CC="$bin/instrumenter/idb-cc mpicc" >/dev/null)
+"$build/cli/idb" run -n 4 --mpirun-arg --oversubscribe --db "$db" --label heat \
+  -- "$work/heat/heat" >/dev/null
+
 cat >"$work/coalesce.edf" <<EDF
 [PREAMBLE]
 Experiment   Jacobi 300x300 on 2 threads, five runs
@@ -54,6 +62,8 @@ EDF
 mkdir -p "$images"
 "$build/gui/idb-gui" --db "$db" --run balance-master --screenshot "$images/tree-waits.png" \
   --view tree --node MPI_Recv 2>/dev/null
+"$build/gui/idb-gui" --db "$db" --run heat --screenshot "$images/iterations.png" \
+  --view iterations --node "for loop in sweep" 2>/dev/null
 for view in runs chart tree sql; do
   "$build/gui/idb-gui" --db "$db" --run jacobi-4t-1 --screenshot "$images/$view.png" \
     --view "$view" 2>/dev/null

@@ -1,7 +1,7 @@
 // idb-gui: the Qt front end. `idb-gui` asks for a database; `idb-gui --db URL` opens one
 // (a SQLite path or a postgresql:// URL, the password from PGPASSWORD or ~/.pgpass);
 // `idb-gui [--db URL] FILE.edf` opens an experiment (--db overrides the file's database);
-// `--screenshot OUT.png --view runs|tree|chart|sql|coalesce|compare` renders a view
+// `--screenshot OUT.png --view runs|tree|chart|sql|iterations|coalesce|compare` renders a view
 // offscreen and exits; `--export OUT.csv` instead writes the rows the view shows (the
 // tree: the run as a whole, as `idb report --aggregate --format csv`) and exits.
 #include "main_window.hpp"
@@ -32,22 +32,24 @@ int main(int argc, char **argv) {
   cli.setApplicationDescription(QStringLiteral("IDB: explore the runs of an IDB database"));
   cli.addHelpOption();
   cli.addVersionOption();
-  cli.addOptions({{"db", "The database: a SQLite file or postgresql://user@host:port/db.", "URL"},
-                  {"run", "The run to show first (default: the first).", "LABEL"},
-                  {"screenshot", "Render --view to this PNG offscreen and exit.", "OUT.png"},
-                  {"view",
-                   "What --screenshot or --export shows: runs, chart, tree, sql, coalesce or "
-                   "compare.",
-                   "NAME", "runs"},
-                  {"query", "The canned query of --view sql.", "NAME", "hottest_procedures"},
-                  {"node",
-                   "The node --view tree chooses: the first whose label starts with LABEL "
-                   "(default: the hot path's leaf).",
-                   "LABEL"},
-                  {"export",
-                   "Write the rows --view shows to this CSV offscreen and exit (tree: every "
-                   "tree of the run as a whole, as idb report --aggregate --format csv).",
-                   "OUT.csv"}});
+  cli.addOptions(
+      {{"db", "The database: a SQLite file or postgresql://user@host:port/db.", "URL"},
+       {"run", "The run to show first (default: the first).", "LABEL"},
+       {"screenshot", "Render --view to this PNG offscreen and exit.", "OUT.png"},
+       {"view",
+        "What --screenshot or --export shows: runs, chart, tree, sql, iterations, coalesce or "
+        "compare.",
+        "NAME", "runs"},
+       {"query", "The canned query of --view sql.", "NAME", "hottest_procedures"},
+       {"node",
+        "The node --view tree chooses, or the probe --view iterations shows: the "
+        "first whose label starts with LABEL (default: the hot path's leaf; the "
+        "dynamic probe).",
+        "LABEL"},
+       {"export",
+        "Write the rows --view shows to this CSV offscreen and exit (tree: every "
+        "tree of the run as a whole, as idb report --aggregate --format csv).",
+        "OUT.csv"}});
   cli.addPositionalArgument("FILE.edf", "An experiment definition file to open.", "[FILE.edf]");
   cli.process(app);
   const QStringList files = cli.positionalArguments();
@@ -55,8 +57,9 @@ int main(int argc, char **argv) {
   const QString edf = files.value(0);
   const QString view = cli.value("view");
   if (!idb::gui::knownView(view))
-    return fail(QStringLiteral("--view must be runs, chart, tree, sql, coalesce or compare, not "
-                               "'%1'")
+    return fail(QStringLiteral(
+                    "--view must be runs, chart, tree, sql, iterations, coalesce or compare, not "
+                    "'%1'")
                     .arg(view));
   const bool experiment_view = idb::gui::experimentView(view);
 

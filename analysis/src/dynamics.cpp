@@ -160,6 +160,7 @@ Step level_shift(const std::vector<double> &series, double least) {
   std::sort(sorted.begin(), sorted.end());
   double low = sorted[n / 20], high = sorted[n - 1 - n / 20];
   std::vector<double> clipped;
+  clipped.reserve(n);
   for (double v : series)
     clipped.push_back(std::clamp(v, low, high));
   double total = 0;
@@ -195,6 +196,7 @@ double growth(const std::vector<double> &series) {
 std::optional<Drift> drifting(const std::vector<std::vector<double>> &series, double least) {
   if (series.size() < 3) return std::nullopt;
   std::vector<double> g;
+  g.reserve(series.size());
   for (const auto &s : series)
     g.push_back(growth(s));
   Drift best;

@@ -77,6 +77,7 @@ RunData summarize_run(std::string label, profile::Profile profile, store::QueryR
     run.times.push_back(profile::node_times(cfh));
   run.whole = analysis::aggregate_trees(run.profile);
   run.summary = summarize(run.profile);
+  run.dynamics = analysis::run_dynamics(run.profile);
   return run;
 }
 

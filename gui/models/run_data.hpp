@@ -4,6 +4,7 @@
 // thread (summarize_run), then shared read-only by every model.
 #pragma once
 
+#include "idb/analysis/dynamics.hpp"
 #include "idb/analysis/metric.hpp"
 #include "idb/analysis/probes.hpp"
 #include "idb/analysis/trees.hpp"
@@ -57,6 +58,9 @@ struct RunData {
   // over its instances); the single CFHs are the profile's own.
   std::vector<analysis::Tree> whole;
   RunSummary summary;
+  // Every CFH's iterations of the run's dynamic probe (analysis::run_dynamics); probe 0
+  // when the run has none.
+  analysis::RunDynamics dynamics;
   store::QueryResult attributes; // key, value
 };
 

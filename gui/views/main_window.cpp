@@ -22,7 +22,7 @@ MainWindow::MainWindow(QSettings &settings, QWidget *parent)
     : QMainWindow(parent), settings_(settings), banner_(new QLabel(this)),
       tabs_(new QTabWidget(this)), runs_(new RunsView(this)), chart_(new ChartView(this)),
       tree_(new CfhTreeView(this)), console_(new SqlConsole(this)),
-      experiment_(new ExperimentView(this)),
+      experiment_(new ExperimentView(this)), dynamics_(new DynamicsView(this)),
       probe_title_(new QLabel(tr("Click a probe in the chart, legend or tree to see its rows."))) {
   setWindowTitle(QStringLiteral("IDB"));
   banner_->setStyleSheet(QStringLiteral("background:#fde2e1;color:#8a1c1c;padding:4px"));
@@ -34,6 +34,7 @@ MainWindow::MainWindow(QSettings &settings, QWidget *parent)
   tabs_->addTab(tree_, tr("Tree"));
   tabs_->addTab(console_, tr("SQL"));
   tabs_->addTab(experiment_, tr("Experiment"));
+  tabs_->addTab(dynamics_, tr("Iterations"));
   auto *central = new QWidget(this);
   auto *layout = new QVBoxLayout(central);
   layout->setContentsMargins(4, 4, 4, 4);
@@ -135,6 +136,7 @@ void MainWindow::runLoaded(const RunDataPtr &run) {
   runs_->setAttributes(run->attributes);
   chart_->setRun(run);
   tree_->setRun(run);
+  dynamics_->setRun(run);
   console_->setRun(run);
   probe_rows_.setTable({});
   const QString label = QString::fromStdString(run->label);
@@ -159,7 +161,7 @@ void MainWindow::openExperiment(const QString &path, const QString &override) {
 }
 
 void MainWindow::showView(View view) {
-  QWidget *pages[] = {runs_, chart_, tree_, console_, experiment_};
+  QWidget *pages[] = {runs_, chart_, tree_, console_, experiment_, dynamics_};
   tabs_->setCurrentWidget(pages[int(view)]);
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "chart_view.hpp"
+#include "dynamics_view.hpp"
 #include "experiment_view.hpp"
 #include "runs_view.hpp"
 #include "sql_console.hpp"
@@ -23,7 +24,7 @@ namespace idb::gui {
 class MainWindow : public QMainWindow {
   Q_OBJECT
 public:
-  enum class View { runs, chart, tree, sql, experiment };
+  enum class View { runs, chart, tree, sql, experiment, iterations };
 
   explicit MainWindow(QSettings &settings, QWidget *parent = nullptr);
 
@@ -43,6 +44,7 @@ public:
   CfhTreeView *treeView() const { return tree_; }
   SqlConsole *console() const { return console_; }
   ExperimentView *experimentView() const { return experiment_; }
+  DynamicsView *dynamicsView() const { return dynamics_; }
   TableModel &probeRows() { return probe_rows_; }
   StoreClient &store() { return store_; }
   QString errorText() const; // the banner's text; empty when no error is shown
@@ -86,6 +88,7 @@ private:
   CfhTreeView *tree_;
   SqlConsole *console_;
   ExperimentView *experiment_;
+  DynamicsView *dynamics_;
   TableModel probe_rows_;
   QLabel *probe_title_;
   QDockWidget *rows_dock_ = nullptr;

@@ -65,7 +65,7 @@ void save(MainWindow &window, const ScreenshotRequest &request) {
 
 bool knownView(const QString &name) {
   return name == "runs" || name == "chart" || name == "tree" || name == "sql" ||
-         experimentView(name);
+         name == "iterations" || experimentView(name);
 }
 
 bool experimentView(const QString &name) {
@@ -99,6 +99,11 @@ void takeScreenshot(MainWindow &window, const ScreenshotRequest &request) {
       window.showView(MainWindow::View::tree);
       if (!request.node.isEmpty() && !window.treeView()->chooseNode(request.node))
         return finish(1, QStringLiteral("no node of the tree is labelled '%1…'").arg(request.node));
+    } else if (request.view == "iterations") {
+      window.showView(MainWindow::View::iterations);
+      if (!request.node.isEmpty() && !window.dynamicsView()->chooseProbe(request.node))
+        return finish(
+            1, QStringLiteral("no probe of the iterations is labelled '%1…'").arg(request.node));
     } else {
       window.showView(MainWindow::View::runs);
     }

@@ -169,15 +169,15 @@ std::uint8_t class_of(const Node &n) {
   if (n.kind != IDB_COMM) return kDynCompute;
   char fallback[24];
   const char *name = probe_description(n.probe, fallback, sizeof fallback);
-  if (!std::strncmp(name, "PMPI_", 5)) ++name;
-  if (std::strncmp(name, "MPI_", 4)) return kDynP2p;
+  if (std::strncmp(name, "PMPI_", 5) == 0) ++name;
+  if (std::strncmp(name, "MPI_", 4) != 0) return kDynP2p;
   name += 4;
   if (name[0] == 'I' && name[1] >= 'A' && name[1] <= 'Z') ++name; // MPI_Iallreduce
   static constexpr const char *kCollectives[] = {"Barrier", "Bcast",     "Reduce",   "Allreduce",
                                                  "Gather",  "Allgather", "Scatter",  "Alltoall",
                                                  "Scan",    "Exscan",    "Neighbor_"};
   for (const char *c : kCollectives)
-    if (!std::strncmp(name, c, std::strlen(c))) return kDynCollective;
+    if (std::strncmp(name, c, std::strlen(c)) == 0) return kDynCollective;
   return kDynP2p;
 }
 

@@ -43,4 +43,22 @@ inline profile::Profile gui_profile(double scale = 1.0) {
   return p;
 }
 
+// gui_profile with its solve() node dynamic: three iterations per rank, the second alone
+// in its cluster and twice as long as each other; exchange() ran in the first and the last
+// only.
+inline profile::Profile gui_dynamic_profile() {
+  profile::Profile p = gui_profile();
+  for (profile::Cfh &h : p.cfhs) {
+    const double solve = h.nodes[2].stats.sum, exchange = h.nodes[3].stats.sum;
+    profile::Dynamics d;
+    d.node = 2;
+    d.members = {2, 3};
+    d.iterations = 3;
+    d.clusters = {{2, {2.0, 2.0}, {solve / 2, exchange}}, {1, {1.0, 0.0}, {solve / 2, 0.0}}};
+    d.runs = {{1, 0}, {1, 1}, {1, 0}};
+    h.dynamics.push_back(d);
+  }
+  return p;
+}
+
 } // namespace idb::test

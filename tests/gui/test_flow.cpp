@@ -9,6 +9,7 @@
 #include "cfh_tree.hpp"
 #include "chart_panel.hpp"
 #include "csv.hpp"
+#include "dynamics_view.hpp"
 #include "files.hpp"
 #include "histogram_panel.hpp"
 #include "idb/histogram.hpp"
@@ -319,4 +320,45 @@ TEST_F(Flow, ShowsTheChosenNodesHistogram) {
   EXPECT_EQ(view.histogramPanel()->seriesCount(), 4);
   view.showCfh(0); // rank 0 alone: the view starts again at its hot path's leaf
   EXPECT_EQ(view.histogramPanel()->seriesCount(), 0);
+}
+
+// The Iterations view: the dynamic probe's line over the ranks and the ranks × iterations
+// heat map of a run stored with dynamics, any probe of the subtree on demand; and a run
+// without dynamics says how to get them.
+TEST_F(Flow, ShowsTheIterationsOfTheDynamicProbe) {
+  auto db = test::fresh_database();
+  {
+    auto store_db = store::open(db->url());
+    store::load(*store_db, test::gui_dynamic_profile(), {"steps", {}, {}});
+    store::load(*store_db, test::gui_profile(), {"plain", {}, {}});
+  }
+  open(db->url(), "steps");
+  window.showView(gui::MainWindow::View::iterations);
+  gui::DynamicsView &view = *window.dynamicsView();
+  EXPECT_TRUE(
+      view.summary().contains("Dynamic probe solve(): 3 iterations on 2 CFH(s), 2 clusters"))
+      << view.summary().toStdString();
+  EXPECT_EQ(view.probeCount(), 2);
+  EXPECT_EQ(view.probeShown(), "solve()");
+  EXPECT_EQ(view.seriesCount(), 4); // the band, the least, the most, the mean
+  const gui::HeatMap &map = view.heatMap().map();
+  EXPECT_EQ(map.rows, (std::vector<std::string>{"rank 0", "rank 1"}));
+  EXPECT_EQ(map.iterations, 3u);
+  // solve() took 6 s on rank 0 and 12 s on rank 1: iterations of 1.5, 3, 1.5 and 3, 6, 3.
+  EXPECT_DOUBLE_EQ(map.low, 1.5);
+  EXPECT_DOUBLE_EQ(map.high, 6.0);
+  EXPECT_DOUBLE_EQ(map.seconds[1][1], 6.0);
+  QImage image = view.grab().toImage();
+  EXPECT_TRUE(notOneColour(image));
+  ASSERT_TRUE(view.chooseProbe("exchange"));
+  EXPECT_EQ(view.probeShown(), "exchange()");
+  EXPECT_DOUBLE_EQ(view.heatMap().map().seconds[0][1], 0.0) << "exchange() skipped iteration 1";
+  EXPECT_FALSE(view.chooseProbe("nosuch"));
+
+  QSignalSpy shown(&window, &gui::MainWindow::runShown);
+  window.runsView()->chooseRun(QStringLiteral("plain"));
+  ASSERT_TRUE(shown.wait(kWaitMs)) << window.errorText().toStdString();
+  EXPECT_TRUE(view.summary().contains("no dynamic probe")) << view.summary().toStdString();
+  EXPECT_EQ(view.probeCount(), 0);
+  EXPECT_EQ(view.seriesCount(), 0);
 }

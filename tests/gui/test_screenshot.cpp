@@ -68,6 +68,18 @@ TEST(Screenshot, RendersEveryView) {
   r = run_gui({"--db", url, "--screenshot", out, "--view", "tree", "--node", "nosuch"});
   EXPECT_EQ(r.code, 1);
   EXPECT_TRUE(r.err.contains("no node of the tree is labelled 'nosuch")) << r.err.toStdString();
+  // The Iterations view of a run with dynamics, on a probe --node names.
+  store::load(*store::open(db->url()), test::gui_dynamic_profile(), {"steps", {}, {}});
+  const QString steps = QString::fromStdString(dir.file("iterations.png"));
+  r = run_gui({"--db", url, "--run", "steps", "--screenshot", steps, "--view", "iterations",
+               "--node", "exchange"});
+  ASSERT_EQ(r.code, 0) << r.err.toStdString();
+  EXPECT_EQ(QImage(steps).size(), QSize(1280, 820));
+  r = run_gui({"--db", url, "--run", "steps", "--screenshot", steps, "--view", "iterations",
+               "--node", "nosuch"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_TRUE(r.err.contains("no probe of the iterations is labelled 'nosuch"))
+      << r.err.toStdString();
 }
 
 // --view tree --export: the rows of the run as a whole, which idb report --aggregate
