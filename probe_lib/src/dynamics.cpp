@@ -185,11 +185,16 @@ std::size_t aligned(std::size_t bytes) {
   return (bytes + 63) & ~std::size_t(63);
 }
 
+// Prints `text` (with the probe's id and description) unless `reported` says it was;
+// takes the settings' lock for it (the callers are node creation, in any thread).
 void report_once(bool &reported, const char *text, int id) {
-  if (reported) return;
-  reported = true;
-  char fallback[24];
-  std::fprintf(stderr, text, id, probe_description(id, fallback, sizeof fallback));
+  pthread_mutex_lock(&g_dyn.lock);
+  if (!reported) {
+    reported = true;
+    char fallback[24];
+    std::fprintf(stderr, text, id, probe_description(id, fallback, sizeof fallback));
+  }
+  pthread_mutex_unlock(&g_dyn.lock);
 }
 
 DynState *state_of(const Cfh &c, std::uint32_t node) {
@@ -430,21 +435,17 @@ bool dyn_wanted(int kind, int id) {
 bool dyn_attach(Cfh &c, std::uint32_t node) {
   for (std::uint32_t p = c.nodes[node].parent; p != kNoNode; p = c.nodes[p].parent)
     if (c.nodes[p].mode & kModeDynamic) {
-      pthread_mutex_lock(&g_dyn.lock);
       report_once(g_dyn.nested_reported,
                   "idb: the dynamic loop probe %d (%s) runs inside another dynamic probe's "
                   "iterations; only the outermost one's activations are iterations\n",
                   c.nodes[node].probe);
-      pthread_mutex_unlock(&g_dyn.lock);
       return false;
     }
   if (c.dyn_count >= kMaxDynamicNodes) {
-    pthread_mutex_lock(&g_dyn.lock);
     report_once(g_dyn.full_reported,
                 "idb: more than 8 dynamic nodes in one CFH; the dynamic probe %d (%s) is not "
                 "followed where it is reached next\n",
                 c.nodes[node].probe);
-    pthread_mutex_unlock(&g_dyn.lock);
     return false;
   }
   auto *d = static_cast<DynState *>(std::calloc(1, sizeof(DynState)));
@@ -471,12 +472,10 @@ bool dyn_attach(Cfh &c, std::uint32_t node) {
   void *block = mmap(nullptr, total, PROT_READ | PROT_WRITE,
                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (block == MAP_FAILED) {
-    pthread_mutex_lock(&g_dyn.lock);
     report_once(g_dyn.reserve_reported,
                 "idb: no memory to reserve for the dynamic probe %d (%s); the run goes on "
                 "without its iterations\n",
                 c.nodes[node].probe);
-    pthread_mutex_unlock(&g_dyn.lock);
     std::free(d);
     return false;
   }
