@@ -29,4 +29,4 @@ JOIN dyn_runs u ON u.cfh_id = s.cfh_id AND u.series = s.node
 JOIN per_cluster k ON k.cfh_id = u.cfh_id AND k.series = u.series AND k.cluster = u.cluster
 WHERE s.mean > 0
 ORDER BY abs(k.seconds / s.mean - 1) DESC, s.rank, s.thread, u.first
-LIMIT :limit;
+LIMIT CAST(:limit AS INTEGER);
