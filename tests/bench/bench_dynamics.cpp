@@ -161,10 +161,14 @@ int main(int argc, char **argv) {
   double us = 200;
   std::string dir = std::filesystem::temp_directory_path().string(), list = "16,64,256,all";
   for (int i = 1; i + 1 < argc; i += 2) {
-    if (!std::strcmp(argv[i], "--iterations")) iterations = std::atoi(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--us")) us = std::atof(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--clusters")) list = argv[i + 1];
-    else if (!std::strcmp(argv[i], "--dir")) dir = argv[i + 1];
+    if (!std::strcmp(argv[i], "--iterations"))
+      iterations = std::atoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--us"))
+      us = std::atof(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--clusters"))
+      list = argv[i + 1];
+    else if (!std::strcmp(argv[i], "--dir"))
+      dir = argv[i + 1];
     else {
       std::fprintf(stderr, "usage: bench_dynamics [--iterations N] [--us MICROSECONDS] "
                            "[--clusters LIST] [--dir DIR]\n");

@@ -117,7 +117,8 @@ TEST(Selection, ErrorsNameLineAndColumn) {
       {"\ninclude loop depth=x", "sel:2:14: bad depth 'x'"},
       {"include proc color=red", "sel:1:14: unknown filter 'color' (file, function, callee, "
                                  "depth, id, mode)"},
-      {"include loop mode=grey", "sel:1:14: mode must be blackbox, whitebox or dynamic, got 'grey'"},
+      {"include loop mode=grey",
+       "sel:1:14: mode must be blackbox, whitebox or dynamic, got 'grey'"},
       {"instrument everything", "sel:1:1: unknown directive 'instrument' (include, exclude, "
                                 "set, default)"},
       {"set min-statements many", "sel:1:1: min-statements needs a number, got 'many'"},
