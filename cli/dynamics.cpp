@@ -158,12 +158,6 @@ std::string sparkline(const std::vector<double> &v, int width) {
   return out;
 }
 
-std::string rank_name(const analysis::RankSeries &s, bool threads) {
-  std::string name = "rank " + std::to_string(s.rank);
-  if (threads) name += " thread " + std::to_string(s.thread);
-  return name;
-}
-
 // Every iteration's rows, for scripts.
 store::QueryResult series_rows(const analysis::RunDynamics &d) {
   store::QueryResult t;
@@ -284,7 +278,7 @@ void print_table(std::ostream &out, const analysis::RunDynamics &d, const Dynami
     for (std::size_t k = 0; k < ranks.size(); ++k) {
       const std::vector<double> &v = ranks[k];
       if (v.empty()) continue;
-      out << cell(rank_name(d.series[k], threads), 16) << "  " << sparkline(v, a.width) << "  "
+      out << cell(analysis::series_name(d, k), 16) << "  " << sparkline(v, a.width) << "  "
           << duration(*std::min_element(v.begin(), v.end())) << " .. "
           << duration(*std::max_element(v.begin(), v.end())) << ", grew "
           << percent(analysis::growth(v));
@@ -350,14 +344,14 @@ void print_table(std::ostream &out, const analysis::RunDynamics &d, const Dynami
       std::snprintf(ratio, sizeof ratio, "x%.2f", o.baseline > 0 ? o.seconds / o.baseline : 0.0);
       out << "    iteration " << cell(std::to_string(o.iteration), 8) << " "
           << cell(duration(o.seconds), 10) << " " << cell(ratio, 7) << " "
-          << rank_name(d.series[spiked.max_at[o.iteration]], threads) << "\n";
+          << analysis::series_name(d, spiked.max_at[o.iteration]) << "\n";
     }
     if (spikes.size() > shown.size())
       out << "    and " << spikes.size() - shown.size() << " more (--top N)\n";
   }
   if (drift && d.series.size() > 2) {
     any = true;
-    out << "  " << rank_name(d.series[drift->at], threads) << " drifts: its " << d.labels.at(ranked)
+    out << "  " << analysis::series_name(d, drift->at) << " drifts: its " << d.labels.at(ranked)
         << " grew " << percent(drift->growth) << " over the run, the other ranks' "
         << percent(drift->others) << "\n";
   }

@@ -98,6 +98,14 @@ RunDynamics run_dynamics(const profile::Profile &run, std::optional<std::int32_t
   return out;
 }
 
+std::string series_name(const RunDynamics &d, std::size_t k) {
+  bool threads = std::any_of(d.series.begin(), d.series.end(),
+                             [](const RankSeries &s) { return s.thread != 0; });
+  std::string name = "rank " + std::to_string(d.series[k].rank);
+  if (threads) name += " thread " + std::to_string(d.series[k].thread);
+  return name;
+}
+
 Spread spread_over_ranks(const RunDynamics &d, std::int32_t probe) {
   Spread s;
   s.min.assign(d.iterations, HUGE_VAL);

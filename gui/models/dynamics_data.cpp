@@ -22,13 +22,10 @@ IterationLine iteration_line(const analysis::RunDynamics &d, std::int32_t probe)
 HeatMap rank_heat_map(const analysis::RunDynamics &d, std::int32_t probe) {
   HeatMap map;
   map.iterations = d.iterations;
-  bool threads = std::any_of(d.series.begin(), d.series.end(),
-                             [](const analysis::RankSeries &s) { return s.thread != 0; });
   std::vector<double> cells;
-  for (const analysis::RankSeries &s : d.series) {
-    std::string row = "rank " + std::to_string(s.rank);
-    if (threads) row += " thread " + std::to_string(s.thread);
-    map.rows.push_back(row);
+  for (std::size_t k = 0; k < d.series.size(); ++k) {
+    const analysis::RankSeries &s = d.series[k];
+    map.rows.push_back(analysis::series_name(d, k));
     auto it = s.seconds.find(probe);
     std::vector<double> values =
         it == s.seconds.end() ? std::vector<double>(d.iterations, 0.0) : it->second;

@@ -41,6 +41,9 @@ struct RunDynamics {
 // none is given (ties: the lowest id). Summary CFHs have none.
 RunDynamics run_dynamics(const profile::Profile &run, std::optional<std::int32_t> probe = {});
 
+// "rank 3", or "rank 3 thread 1" when any series of `d` is not thread 0: series `k`'s name.
+std::string series_name(const RunDynamics &d, std::size_t k);
+
 // Per iteration, over the CFHs that reached it: the least, mean and most seconds of
 // `probe`, and the CFH (index into RunDynamics::series) holding the most.
 struct Spread {
