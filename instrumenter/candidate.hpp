@@ -50,11 +50,20 @@ struct Candidate {
   std::string skipped;               // why a selected candidate got no probe ("" when placed)
 };
 
+// An instrumented copy of a user header that the translation unit's copy (or another
+// header's copy) includes in place of the original.
+struct HeaderCopy {
+  std::string original; // the header as the preprocessor named it
+  std::string path;     // where the copy goes (in the wrappers' temporary folder)
+  std::string text;     // the copy
+};
+
 // What processing one translation unit produced.
 struct FileResult {
   std::string file;
-  std::vector<Candidate> candidates; // in source order
+  std::vector<Candidate> candidates; // in source order (the main file's, then each header's)
   std::string output;                // the instrumented text (apply only)
+  std::vector<HeaderCopy> headers;   // copies of the user headers it includes (apply only)
   std::string error;                 // "" on success
 };
 

@@ -9,6 +9,11 @@ void Edits::insert(unsigned offset, int rank, std::string text) {
   insertions_.push_back({offset, rank, static_cast<unsigned>(insertions_.size()), std::move(text)});
 }
 
+void Edits::replace_name(unsigned offset, unsigned length, std::string text) {
+  insertions_.push_back(
+      {offset, 0, static_cast<unsigned>(insertions_.size()), std::move(text), length});
+}
+
 bool Edits::claim(unsigned begin, unsigned end) {
   return claimed_.emplace(begin, end).second;
 }
@@ -56,7 +61,8 @@ std::string Edits::apply(const std::string &original, const std::string *line_fi
     const Insertion &ins = sorted[i];
     out.append(original, at, ins.offset - at);
     out += ins.text;
-    at = ins.offset;
+    at = ins.offset + ins.replaced;
+    if (ins.replaced) continue; // a directive's file name: nothing on its line needs a column
     bool last_here = i + 1 == sorted.size() || sorted[i + 1].offset != at;
     if (line_file && last_here) restore_position(original, at, *line_file, lines, out);
   }

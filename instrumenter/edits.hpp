@@ -1,7 +1,8 @@
 // The one owner of a file's edits. Rules only add insertions; nothing is ever replaced or
 // removed, so the original text survives between them. Insertions at one offset are
 // ordered by rank: closing text (negative ranks, innermost first) before opening text
-// (outermost first).
+// (outermost first). The one replacement is an #include's file name, pointed at an
+// instrumented copy of the header (replace_name).
 #pragma once
 
 #include <set>
@@ -13,6 +14,8 @@ namespace idb::instr {
 class Edits {
 public:
   void insert(unsigned offset, int rank, std::string text);
+  // Replaces [offset, offset + length), an #include's file name, by `text`.
+  void replace_name(unsigned offset, unsigned length, std::string text);
   // Claims [begin, end) for one probe's wrapping; false when another probe claimed that
   // exact range already (never edit the same location twice).
   bool claim(unsigned begin, unsigned end);
@@ -29,6 +32,7 @@ private:
     int rank;
     unsigned sequence;
     std::string text;
+    unsigned replaced = 0; // original characters the text stands for
   };
   std::vector<Insertion> insertions_;
   std::set<std::pair<unsigned, unsigned>> claimed_;

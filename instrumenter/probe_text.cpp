@@ -114,7 +114,7 @@ StmtRange source_range(const FunctionContext &ctx, const Stmt &stmt, bool statem
     range.error = "inside a macro expansion";
     return range;
   }
-  if (!sm.isWrittenInMainFile(begin) || !sm.isWrittenInMainFile(end)) {
+  if (!in_own_file(ctx, begin) || !in_own_file(ctx, end)) {
     range.error = "not in the file being instrumented";
     return range;
   }
@@ -227,7 +227,7 @@ std::string wrap_construct(const FunctionContext &ctx, const Stmt &stmt, const C
       outer = up->second;
     const SourceManager &sm = ctx.ast->getSourceManager();
     SourceLocation at = sm.getExpansionLoc(outer->getBeginLoc());
-    if (at.isInvalid() || !sm.isWrittenInMainFile(at)) return "a #pragma applies to it";
+    if (at.isInvalid() || !in_own_file(ctx, at)) return "a #pragma applies to it";
     begin = sm.getFileOffset(at);
     open += " ";
   }
@@ -235,6 +235,10 @@ std::string wrap_construct(const FunctionContext &ctx, const Stmt &stmt, const C
   edits.insert(unsigned(begin), rank, open);
   edits.insert(range.end, -rank - 1, " }");
   return "";
+}
+
+bool in_own_file(const FunctionContext &ctx, SourceLocation loc) {
+  return loc.isFileID() && ctx.ast->getSourceManager().getFileID(loc) == ctx.fid;
 }
 
 StmtRange statement_range(const FunctionContext &ctx, const Stmt &stmt) {
@@ -262,7 +266,7 @@ std::string open_after_brace(const FunctionContext &ctx, const CompoundStmt &blo
                              const Candidate &c, int rank, Edits &edits) {
   const SourceManager &sm = ctx.ast->getSourceManager();
   SourceLocation brace = block.getLBracLoc();
-  if (brace.isMacroID() || !sm.isWrittenInMainFile(brace)) return "inside a macro expansion";
+  if (brace.isMacroID() || !in_own_file(ctx, brace)) return "inside a macro expansion";
   unsigned offset = sm.getFileOffset(brace) + 1;
   if (!edits.claim(offset, offset)) return "the body already holds a probe";
   edits.insert(offset, rank, " " + scope_text(c, ctx.cxx));

@@ -22,8 +22,9 @@ namespace idb::instr {
 struct FunctionContext {
   const clang::FunctionDecl *decl = nullptr;
   clang::ASTContext *ast = nullptr;
-  const std::string *file = nullptr; // the path as given
-  const std::string *text = nullptr; // the main file's text
+  const std::string *file = nullptr; // the path as given (a header's as the preprocessor named it)
+  const std::string *text = nullptr; // that file's text
+  clang::FileID fid;                 // the file the function is written in
   std::string name;                  // qualified name
   std::string signature;             // name and type: the ID's function part
   FunctionScan scan;
@@ -73,7 +74,10 @@ std::string scope_text(const Candidate &c, bool cxx);
 std::string start_text(const Candidate &c);
 std::string stop_text(const Candidate &c);
 
-// The main-file offsets [begin, end) of a statement including its closing `;`, or an
+// Whether `loc` is written in the function's own file (not a macro, not another file).
+bool in_own_file(const FunctionContext &ctx, clang::SourceLocation loc);
+
+// The file offsets [begin, end) of a statement including its closing `;`, or an
 // error naming why it cannot be edited (macro, other file, no `;` found).
 struct StmtRange {
   unsigned begin = 0, end = 0;

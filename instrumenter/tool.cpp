@@ -11,6 +11,8 @@
 #include <clang/Basic/SourceManager.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/FrontendAction.h>
+#include <clang/Lex/PPCallbacks.h>
+#include <clang/Lex/Preprocessor.h>
 #include <clang/Tooling/CompilationDatabase.h>
 #include <clang/Tooling/Tooling.h>
 
@@ -60,12 +62,37 @@ private:
   std::shared_ptr<std::string> first_error_; // shared: the engine may outlive the action
 };
 
+// Records the translation unit's #include directives for the header pass (unit.hpp).
+class IncludeRecorder : public PPCallbacks {
+public:
+  IncludeRecorder(const SourceManager &sm, IncludeGraph &graph) : sm_(sm), graph_(graph) {}
+  void InclusionDirective(SourceLocation hash, const Token &, StringRef, bool, CharSourceRange name,
+                          const FileEntry *file, StringRef, StringRef, const Module *,
+                          SrcMgr::CharacteristicKind) override {
+    if (!file) return;
+    FileID from = hash.isFileID() ? sm_.getFileID(hash) : FileID();
+    if (from.isValid() && !sm_.getFileEntryForID(from) && from != sm_.getMainFileID())
+      from = FileID(); // the predefines buffer: -include on the command line
+    graph_.inclusions.push_back({from, name, file});
+  }
+  void FileChanged(SourceLocation loc, FileChangeReason reason, SrcMgr::CharacteristicKind,
+                   FileID) override {
+    if (reason != EnterFile) return;
+    if (const FileEntry *entry = sm_.getFileEntryForID(sm_.getFileID(loc))) ++graph_.entered[entry];
+  }
+
+private:
+  const SourceManager &sm_;
+  IncludeGraph &graph_;
+};
+
 class Consumer : public ASTConsumer {
 public:
   Consumer(CompilerInstance &ci, std::string file, const ToolOptions &options, Results &results,
-           std::shared_ptr<const std::string> first_error)
+           std::shared_ptr<const std::string> first_error,
+           std::shared_ptr<const IncludeGraph> graph)
       : ci_(ci), file_(std::move(file)), options_(options), results_(results),
-        first_error_(std::move(first_error)) {}
+        first_error_(std::move(first_error)), graph_(std::move(graph)) {}
 
   void HandleTranslationUnit(ASTContext &ast) override {
     std::string key = absolute(file_);
@@ -80,8 +107,10 @@ public:
                                 : given + " does not compile (Clang's errors are above)";
       return;
     }
-    results_[key] =
-        instrument_unit(ast, given, options_.selection, options_.apply, options_.keep_columns);
+    HeaderOptions headers = options_.headers;
+    headers.graph = graph_.get();
+    results_[key] = instrument_unit(ast, given, options_.selection, options_.apply,
+                                    options_.keep_columns, headers);
   }
 
 private:
@@ -90,6 +119,7 @@ private:
   const ToolOptions &options_;
   Results &results_;
   std::shared_ptr<const std::string> first_error_;
+  std::shared_ptr<const IncludeGraph> graph_;
 };
 
 class Action : public ASTFrontendAction {
@@ -101,7 +131,11 @@ public:
       ci.getDiagnostics().setClient(new QuietDiagnostics(first_error_), true);
       ci.getDiagnosticOpts().ShowCarets = false; // also no "1 error generated."
     }
-    return std::make_unique<Consumer>(ci, file.str(), options_, results_, first_error_);
+    auto graph = std::make_shared<IncludeGraph>();
+    if (options_.headers.enabled)
+      ci.getPreprocessor().addPPCallbacks(
+          std::make_unique<IncludeRecorder>(ci.getSourceManager(), *graph));
+    return std::make_unique<Consumer>(ci, file.str(), options_, results_, first_error_, graph);
   }
 
 private:
@@ -152,7 +186,7 @@ const char *resource_dir() {
 
 FileResult run_on_text(const std::string &code, const std::string &file,
                        const std::vector<std::string> &flags, const Selection &selection,
-                       bool apply, bool for_compiler) {
+                       bool apply, bool for_compiler, const HeaderOptions &headers) {
   if (auto refused = refusal(file, code); !refused.empty()) {
     FileResult r;
     r.file = file;
@@ -166,6 +200,7 @@ FileResult run_on_text(const std::string &code, const std::string &file,
   options.apply = apply;
   options.quiet = for_compiler;
   options.keep_columns = for_compiler;
+  options.headers = headers;
   Results results;
   std::vector<std::string> args = {std::string("-resource-dir=") + resource_dir(),
                                    "-Wno-unknown-warning-option"};
@@ -211,6 +246,10 @@ std::vector<FileResult> run_tool(const ToolOptions &options) {
   tool.appendArgumentsAdjuster(tooling::getInsertArgumentAdjuster(
       {std::string("-resource-dir=") + resource_dir(), "-Wno-unknown-warning-option"},
       tooling::ArgumentInsertPosition::BEGIN));
+  // The code's own warnings are the compiler's to give; Clang's errors stay, since they
+  // say why a file has no candidates.
+  tool.appendArgumentsAdjuster(
+      tooling::getInsertArgumentAdjuster("-w", tooling::ArgumentInsertPosition::END));
   Factory factory(options, results);
   tool.run(&factory);
   for (const auto &file : options.files) {

@@ -6,6 +6,7 @@
 
 #include "candidate.hpp"
 #include "selection.hpp"
+#include "unit.hpp"
 
 #include <string>
 #include <vector>
@@ -23,6 +24,8 @@ struct ToolOptions {
   bool quiet = false;
   // The output keeps every original token at its line and column (see Edits::apply).
   bool keep_columns = false;
+  // The user's headers too (unit.hpp; the include graph is the tool's to fill in).
+  HeaderOptions headers;
 };
 
 // One result per file, in the order given. A file that does not parse gets an error;
@@ -32,9 +35,10 @@ std::vector<FileResult> run_tool(const ToolOptions &options);
 // Processes `code` as if it were the file `file` (C or C++ by its extension), with
 // `flags`; what the tests and the compiler wrappers use. `for_compiler`: the wrappers'
 // settings, quiet and keeping columns.
+// `headers`: also the user's headers (HeaderOptions without the graph).
 FileResult run_on_text(const std::string &code, const std::string &file,
                        const std::vector<std::string> &flags, const Selection &selection,
-                       bool apply, bool for_compiler = false);
+                       bool apply, bool for_compiler = false, const HeaderOptions &headers = {});
 
 // The Clang resource directory this build uses.
 const char *resource_dir();

@@ -10,7 +10,9 @@
 #include <clang/Basic/SourceManager.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
+#include <set>
 #include <tuple>
 
 namespace idb::instr {
@@ -20,21 +22,34 @@ using namespace clang;
 namespace {
 
 // Why no probe may go into this function at all, or "".
-std::string no_probes_reason(const FunctionDecl &fd) {
+std::string no_probes_reason(const FunctionDecl &fd, bool cxx) {
   if (fd.isConstexpr()) return fd.isConsteval() ? "consteval function" : "constexpr function";
   if (fd.hasAttr<NakedAttr>()) return "naked function";
   if (isa<CoroutineBodyStmt>(fd.getBody())) return "coroutine";
   if (fd.getBody()->getBeginLoc().isMacroID() || fd.getLocation().isMacroID())
     return "defined by a macro expansion";
+  // C forbids an inline definition with external linkage to call the probe header's static
+  // functions (GCC warns by default).
+  if (!cxx && fd.isInlineSpecified() && fd.getStorageClass() != SC_Static)
+    return "C inline function with external linkage";
   return "";
+}
+
+bool under(const std::string &path, const std::string &folder) {
+  if (folder.empty() || path.compare(0, folder.size(), folder) != 0) return false;
+  return path.size() == folder.size() || folder.back() == '/' || path[folder.size()] == '/';
 }
 
 class Unit : public RecursiveASTVisitor<Unit> {
 public:
   Unit(ASTContext &ast, const std::string &file, const Selection &sel, bool apply,
-       bool keep_columns)
-      : ast_(ast), file_(file), sel_(sel), apply_(apply), keep_columns_(keep_columns),
-        text_(ast.getSourceManager().getBufferData(ast.getSourceManager().getMainFileID())) {
+       bool keep_columns, const HeaderOptions &headers)
+      : ast_(ast), sel_(sel), apply_(apply), keep_columns_(keep_columns), headers_(headers) {
+    const SourceManager &sm = ast.getSourceManager();
+    FileState &main = files_[sm.getMainFileID()];
+    main.path = file;
+    main.text = sm.getBufferData(sm.getMainFileID()).str();
+    main_ = &main;
     rules_.push_back(make_proc_rule());
     rules_.push_back(make_loop_rule());
     rules_.push_back(make_comm_rule());
@@ -42,55 +57,103 @@ public:
   }
 
   bool VisitFunctionDecl(FunctionDecl *fd) {
-    if (wanted(*fd)) function(*fd);
+    if (FileState *state = wanted(*fd)) function(*fd, *state);
     return true;
   }
 
   FileResult finish() {
     FileResult result;
-    result.file = file_;
-    std::sort(candidates_.begin(), candidates_.end(), [](const Candidate &a, const Candidate &b) {
-      return std::tie(a.line, a.column, a.kind) < std::tie(b.line, b.column, b.kind);
-    });
-    result.error = check_ids();
-    result.candidates = std::move(candidates_);
-    if (apply_ && result.error.empty())
-      result.output = prelude(file_) + edits_.apply(text_, keep_columns_ ? &file_ : nullptr) +
-                      registration(result.candidates);
+    result.file = main_->path;
+    std::string error = check_ids();
+    if (error.empty() && headers_.enabled && apply_) plan_copies();
+    std::vector<const FileState *> order = {main_};
+    for (const auto &[fid, state] : files_)
+      if (&state != main_) order.push_back(&state);
+    for (const FileState *state : order) {
+      std::vector<Candidate> mine = state->candidates;
+      std::sort(mine.begin(), mine.end(), [](const Candidate &a, const Candidate &b) {
+        return std::tie(a.line, a.column, a.kind) < std::tie(b.line, b.column, b.kind);
+      });
+      result.candidates.insert(result.candidates.end(), mine.begin(), mine.end());
+    }
+    result.error = error;
+    if (!apply_ || !result.error.empty()) return result;
+    result.output = prelude(main_->path) + render(*main_) + registration(result.candidates);
+    for (const FileState *state : order)
+      if (state->copy)
+        result.headers.push_back(
+            {state->path, state->copy_path, prelude(state->path) + render(*state)});
     return result;
   }
 
 private:
+  struct FileState {
+    std::string path; // as given (main) or as the preprocessor named it (header)
+    std::string text;
+    std::vector<Candidate> candidates;
+    Edits edits;
+    bool copy = false;     // a header the unit includes as an instrumented copy
+    std::string copy_path; // where that copy goes
+  };
+
   ASTContext &ast_;
-  const std::string &file_;
   const Selection &sel_;
   bool apply_;
   bool keep_columns_;
-  std::string text_;
+  const HeaderOptions &headers_;
+  std::map<FileID, FileState> files_;
+  FileState *main_ = nullptr;
+  std::set<FileID> refused_;                 // header entries whose functions are not wanted
+  std::map<const FileEntry *, FileID> seen_; // the first entry of each wanted header
   std::vector<std::unique_ptr<ProbeRule>> rules_;
-  std::vector<Candidate> candidates_;
-  Edits edits_;
 
-  bool wanted(const FunctionDecl &fd) const {
-    if (!fd.doesThisDeclarationHaveABody() || !fd.getBody() || fd.isImplicit() ||
-        fd.isDefaulted() || fd.isDeleted() || fd.isTemplateInstantiation())
-      return false;
-    const SourceManager &sm = ast_.getSourceManager();
-    SourceLocation at = sm.getExpansionLoc(fd.getBeginLoc());
-    return sm.isWrittenInMainFile(at) && !sm.isInSystemHeader(at);
+  std::string render(const FileState &state) const {
+    return state.edits.apply(state.text, keep_columns_ ? &state.path : nullptr);
   }
 
-  void function(const FunctionDecl &fd) {
+  // The file whose functions `fd` belongs to, when its candidates are wanted: the main
+  // file's, and a user header's when headers are instrumented.
+  FileState *wanted(const FunctionDecl &fd) {
+    if (!fd.doesThisDeclarationHaveABody() || !fd.getBody() || fd.isImplicit() ||
+        fd.isDefaulted() || fd.isDeleted() || fd.isTemplateInstantiation())
+      return nullptr;
+    const SourceManager &sm = ast_.getSourceManager();
+    SourceLocation at = sm.getExpansionLoc(fd.getBeginLoc());
+    if (at.isInvalid() || sm.isInSystemHeader(at)) return nullptr;
+    FileID fid = sm.getFileID(at);
+    if (fid == sm.getMainFileID()) return main_;
+    if (!headers_.enabled || !headers_.graph) return nullptr;
+    auto known = files_.find(fid);
+    if (known != files_.end()) return &known->second;
+    if (refused_.count(fid)) return nullptr;
+    const FileEntry *entry = sm.getFileEntryForID(fid);
+    if (!entry || excluded(entry) || !seen_.emplace(entry, fid).second) {
+      refused_.insert(fid); // not the user's, or a second entry of one header
+      return nullptr;
+    }
+    std::string name = header_name(entry->getName().str());
+    bool invalid = false;
+    llvm::StringRef text = sm.getBufferData(fid, &invalid);
+    if (invalid) return nullptr;
+    FileState &state = files_[fid];
+    state.path = name;
+    state.text = text.str();
+    return &state;
+  }
+
+  void function(const FunctionDecl &fd, FileState &state) {
     FunctionContext ctx;
     ctx.decl = &fd;
     ctx.ast = &ast_;
-    ctx.file = &file_;
-    ctx.text = &text_;
+    ctx.file = &state.path;
+    ctx.text = &state.text;
+    ctx.fid = ast_.getSourceManager().getFileID(
+        ast_.getSourceManager().getExpansionLoc(fd.getBeginLoc()));
     ctx.signature = fd.getQualifiedNameAsString() + " " + fd.getType().getAsString();
     ctx.name = readable_name(fd);
     ctx.scan = scan_function(fd);
     ctx.cxx = ast_.getLangOpts().CPlusPlus;
-    ctx.no_probes = no_probes_reason(fd);
+    ctx.no_probes = no_probes_reason(fd, ctx.cxx);
     std::vector<std::pair<const ProbeRule *, Site>> sites;
     for (const auto &rule : rules_) {
       std::vector<Site> found;
@@ -103,9 +166,146 @@ private:
       select(sel_, site.candidate);
       if (site.candidate.selected)
         site.candidate.skipped =
-            ctx.no_probes.empty() ? rule->place(ctx, site, sel_, edits_) : ctx.no_probes;
-      candidates_.push_back(std::move(site.candidate));
+            ctx.no_probes.empty() ? rule->place(ctx, site, sel_, state.edits) : ctx.no_probes;
+      state.candidates.push_back(std::move(site.candidate));
     }
+  }
+
+  // Which headers the unit includes as instrumented copies. A header can only be replaced
+  // where every directive that includes it is written plainly in the main file or in
+  // another replaced header; one that is not (included by a system header, through a
+  // macro, from the command line, or entered twice) stays original together with what it
+  // includes, and its probes are skipped with the reason. When any header got a probe,
+  // every other user header is copied as well, so that a copy's own directives find what
+  // the original's found: each directive between copies names the copy, and one that
+  // found an original beside the header (`#include "b.h"` next to it) names that file by
+  // its full path.
+  void plan_copies() {
+    const SourceManager &sm = ast_.getSourceManager();
+    const IncludeGraph &graph = *headers_.graph;
+    std::map<const FileEntry *, std::string> kept;
+    std::multimap<const FileEntry *, const FileEntry *> includes;
+    std::map<const FileEntry *, FileID> fid_of;
+    for (const auto &inc : graph.inclusions) {
+      const FileEntry *from = inc.from.isValid() ? sm.getFileEntryForID(inc.from) : nullptr;
+      if (from) {
+        includes.emplace(from, inc.target);
+        fid_of.emplace(from, inc.from);
+      }
+      std::string why;
+      if (!from)
+        why = "included from the command line";
+      else if (sm.isInSystemHeader(sm.getLocForStartOfFile(inc.from)))
+        why = "included by a system header";
+      else if (!plain_name(inc))
+        why = "included through a macro";
+      if (!why.empty()) kept.emplace(inc.target, why);
+    }
+    for (const auto &[entry, count] : graph.entered)
+      if (count > 1) kept.emplace(entry, "included more than once");
+    for (std::vector<const FileEntry *> todo = keys(kept); !todo.empty();) {
+      const FileEntry *entry = todo.back();
+      todo.pop_back();
+      auto [begin, end] = includes.equal_range(entry);
+      for (auto it = begin; it != end; ++it)
+        if (kept.emplace(it->second, "included by a header that stays original").second)
+          todo.push_back(it->second);
+    }
+    bool any = false;
+    for (auto &[fid, state] : files_) {
+      if (&state == main_ || state.edits.empty()) continue;
+      const FileEntry *entry = sm.getFileEntryForID(fid);
+      if (auto why = kept.find(entry); why != kept.end())
+        skip_probes(state, "in a header that cannot be replaced: " + why->second);
+      else
+        any = true;
+    }
+    if (!any) return;
+    std::map<const FileEntry *, FileState *> copies;
+    for (const auto &inc : graph.inclusions) {
+      if (copies.count(inc.target) || kept.count(inc.target) || !user_header(inc.target)) continue;
+      auto at = fid_of.find(inc.target);
+      FileID fid = at != fid_of.end() ? at->second : sm.translateFile(inc.target);
+      if (fid.isInvalid()) continue;
+      FileState &state = files_[fid];
+      if (state.path.empty()) { // a header without functions of its own
+        state.path = header_name(inc.target->getName().str());
+        state.text = sm.getBufferData(fid).str();
+      }
+      state.copy = true;
+      state.copy_path = headers_.copy_folder + "/" + std::to_string(copies.size()) + "/" +
+                        std::filesystem::path(state.path).filename().string();
+      copies[inc.target] = &state;
+    }
+    for (const auto &inc : graph.inclusions) {
+      const FileEntry *from_entry = inc.from.isValid() ? sm.getFileEntryForID(inc.from) : nullptr;
+      FileState *from = inc.from == sm.getMainFileID() ? main_ : nullptr;
+      if (auto it = copies.find(from_entry); !from && it != copies.end()) from = it->second;
+      if (!from || !plain_name(inc)) continue;
+      std::string name;
+      if (auto target = copies.find(inc.target); target != copies.end())
+        name = target->second->copy_path;
+      else if (from != main_ && beside(inc, from_entry))
+        name = inc.target->tryGetRealPathName().str();
+      if (name.empty()) continue;
+      unsigned begin = sm.getFileOffset(inc.name.getBegin());
+      unsigned end = sm.getFileOffset(inc.name.getEnd());
+      from->edits.replace_name(begin, end - begin, "\"" + c_string(name) + "\"");
+    }
+  }
+
+  // A header of the user's own: not a system header, not in an excluded folder.
+  bool user_header(const FileEntry *entry) const {
+    if (!entry) return false;
+    const SourceManager &sm = ast_.getSourceManager();
+    FileID fid = sm.translateFile(entry);
+    if (fid.isInvalid() || fid == sm.getMainFileID() ||
+        sm.isInSystemHeader(sm.getLocForStartOfFile(fid)))
+      return false;
+    return !excluded(entry);
+  }
+
+  bool excluded(const FileEntry *entry) const {
+    std::string name = header_name(entry->getName().str());
+    std::string real = entry->tryGetRealPathName().str();
+    return std::any_of(
+        headers_.excluded.begin(), headers_.excluded.end(),
+        [&](const std::string &folder) { return under(real, folder) || under(name, folder); });
+  }
+
+  // Whether a directive found its header in the folder of the file that holds it.
+  static bool beside(const IncludeGraph::Inclusion &inc, const FileEntry *from) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    fs::path folder = fs::path(from->tryGetRealPathName().str()).parent_path();
+    fs::path target = fs::path(inc.target->tryGetRealPathName().str()).parent_path();
+    return !folder.empty() && fs::equivalent(folder, target, ec) && !ec;
+  }
+
+  // Whether a directive's file name is written in its file as "name" or <name>.
+  bool plain_name(const IncludeGraph::Inclusion &inc) const {
+    const SourceManager &sm = ast_.getSourceManager();
+    SourceLocation begin = inc.name.getBegin(), end = inc.name.getEnd();
+    if (!inc.name.isCharRange() || begin.isMacroID() || end.isMacroID() ||
+        sm.getFileID(begin) != inc.from || sm.getFileID(end) != inc.from)
+      return false;
+    bool invalid = false;
+    const char *at = sm.getCharacterData(begin, &invalid);
+    return !invalid && (*at == '"' || *at == '<');
+  }
+
+  static void skip_probes(FileState &state, const std::string &why) {
+    for (Candidate &c : state.candidates)
+      if (placed(c)) c.skipped = why;
+    state.edits = Edits();
+  }
+
+  template <typename Map> static std::vector<typename Map::key_type> keys(const Map &map) {
+    std::vector<typename Map::key_type> out;
+    out.reserve(map.size());
+    for (const auto &entry : map)
+      out.push_back(entry.first);
+    return out;
   }
 
   // Two probes of one line with the same description (`f(g(x)) + g(y)`) get the column in
@@ -123,21 +323,29 @@ private:
 
   std::string check_ids() const {
     std::map<int, const Candidate *> seen;
-    for (const Candidate &c : candidates_) {
-      auto [it, fresh] = seen.emplace(c.id, &c);
-      if (!fresh)
-        return "probe ID " + std::to_string(c.id) + " of " + c.description + " collides with " +
-               it->second->description;
-    }
+    for (const auto &[fid, state] : files_)
+      for (const Candidate &c : state.candidates) {
+        auto [it, fresh] = seen.emplace(c.id, &c);
+        if (!fresh)
+          return "probe ID " + std::to_string(c.id) + " of " + c.description + " collides with " +
+                 it->second->description;
+      }
     return "";
   }
 };
 
 } // namespace
 
+std::string header_name(const std::string &path) {
+  std::string name = std::filesystem::path(path).lexically_normal().string();
+  while (name.rfind("./", 0) == 0)
+    name.erase(0, 2);
+  return name.empty() ? path : name;
+}
+
 FileResult instrument_unit(ASTContext &ast, const std::string &file, const Selection &selection,
-                           bool apply, bool keep_columns) {
-  Unit unit(ast, file, selection, apply, keep_columns);
+                           bool apply, bool keep_columns, const HeaderOptions &headers) {
+  Unit unit(ast, file, selection, apply, keep_columns, headers);
   unit.TraverseDecl(ast.getTranslationUnitDecl());
   return unit.finish();
 }

@@ -1,17 +1,41 @@
 // One translation unit through the rules: every function definition written in the main
-// file (not in headers, not in system headers, templates once in their source) gives its
-// candidates; the selected ones get probes; the edited text is assembled with the prelude
-// and the registration constructor.
+// file (and, when asked, in the user's own headers; never in system headers; templates
+// once in their source) gives its candidates; the selected ones get probes; the edited
+// text is assembled with the prelude and the registration constructor, and each header
+// that got probes becomes an instrumented copy that the unit's copy includes instead.
 #pragma once
 
 #include "candidate.hpp"
 #include "selection.hpp"
 
 #include <clang/AST/ASTContext.h>
+#include <clang/Basic/FileEntry.h>
 
+#include <map>
 #include <string>
+#include <vector>
 
 namespace idb::instr {
+
+// The #include directives of a translation unit, as the preprocessor met them
+// (tool.cpp's callbacks record them).
+struct IncludeGraph {
+  struct Inclusion {
+    clang::FileID from;             // the file holding the directive (invalid: command line)
+    clang::CharSourceRange name;    // the file name with its quotes or brackets
+    const clang::FileEntry *target; // the header it resolved to
+  };
+  std::vector<Inclusion> inclusions;
+  std::map<const clang::FileEntry *, int> entered; // how often each file was entered
+};
+
+// Whether and where the user's headers are instrumented.
+struct HeaderOptions {
+  bool enabled = false;
+  std::string copy_folder;             // where the copies go (apply only)
+  std::vector<std::string> excluded;   // folders whose headers are never the user's
+  const IncludeGraph *graph = nullptr; // required when enabled
+};
 
 // `file` is the path as the user gave it (it names the probes and the #line directive).
 // With `apply` false only the candidates are filled in (and whether each would be
@@ -19,6 +43,11 @@ namespace idb::instr {
 // output (Edits::apply). Fails (FileResult::error) on an ID collision. (The refusal of an
 // instrumented file comes before parsing, in tool.cpp.)
 FileResult instrument_unit(clang::ASTContext &ast, const std::string &file,
-                           const Selection &selection, bool apply, bool keep_columns = false);
+                           const Selection &selection, bool apply, bool keep_columns = false,
+                           const HeaderOptions &headers = {});
+
+// A header path as candidates and messages name it: lexically normal, without a leading
+// "./". Pure function.
+std::string header_name(const std::string &path);
 
 } // namespace idb::instr

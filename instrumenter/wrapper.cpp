@@ -34,8 +34,28 @@ std::vector<std::string> instrumented_flags(const RuntimePaths &runtime) {
   return {"-DIDB_INSTRUMENTED=1", "-I" + runtime.include_dir};
 }
 
-// The include folders the real compiler searches (mpicc's MPI folder, say), from its
-// `-E -v` report, so Clang finds the same headers.
+// The folders the command's own flags put on the include path (-I, -isystem, -iquote,
+// -idirafter; attached or separate).
+std::vector<std::string> own_include_dirs(const std::vector<std::string> &flags) {
+  std::vector<std::string> dirs;
+  for (std::size_t i = 0; i < flags.size(); ++i)
+    for (const char *option : {"-I", "-isystem", "-iquote", "-idirafter"}) {
+      std::string o = option;
+      if (flags[i] == o && i + 1 < flags.size())
+        dirs.push_back(flags[++i]);
+      else if (flags[i].size() > o.size() && flags[i].rfind(o, 0) == 0)
+        dirs.push_back(flags[i].substr(o.size()));
+      else
+        continue;
+      break;
+    }
+  return dirs;
+}
+
+// The include folders the real compiler searches beyond the command's own (mpicc's MPI
+// folder, say), from its `-E -v` report, so Clang finds the same headers. (The command's
+// own stay as its flags say: given again as system folders, the user's headers would be
+// system headers to Clang.)
 std::vector<std::string> compiler_include_dirs(const std::string &compiler, bool cxx,
                                                const std::vector<std::string> &flags) {
   std::vector<std::string> argv = {compiler};
@@ -55,6 +75,15 @@ std::vector<std::string> compiler_include_dirs(const std::string &compiler, bool
     else if (inside && line.size() > 1 && line[0] == ' ')
       dirs.push_back(line.substr(1));
   }
+  std::vector<std::string> own = own_include_dirs(flags);
+  dirs.erase(std::remove_if(dirs.begin(), dirs.end(),
+                            [&](const std::string &dir) {
+                              return std::any_of(own.begin(), own.end(), [&](const std::string &o) {
+                                std::error_code ec;
+                                return fs::equivalent(dir, o, ec) && !ec;
+                              });
+                            }),
+             dirs.end());
   return dirs;
 }
 
@@ -147,12 +176,26 @@ std::string preprocessed_origin(const std::vector<std::string> &argv, const Comp
   return output == given.str() ? origin : "";
 }
 
-// Instruments one source into `folder` as `name`; returns the new path, or "" with `error`
-// set.
+// Whether the user's headers are instrumented too: IDB_HEADERS is not 0.
+bool headers_wanted() {
+  const char *value = std::getenv("IDB_HEADERS");
+  return !(value && std::string(value) == "0");
+}
+
+// Folders whose headers are never the user's, whatever flag put them on the search path:
+// the system's and the runtime's.
+std::vector<std::string> foreign_header_folders(const RuntimePaths &runtime) {
+  return {"/usr/include", "/usr/local/include", "/usr/lib",
+          "/usr/lib64",   "/usr/share",         runtime.include_dir};
+}
+
+// Instruments one source into `folder` as `name`, and the user headers that got probes
+// (with the headers between them and the source) into `folder`/h; returns the new path,
+// or "" with `error` set.
 std::string instrument_source(const CompileLine::Source &source, const std::string &compiler,
                               const CompileLine &line, const Selection &sel,
                               const std::string &folder, const std::string &name,
-                              std::vector<Candidate> &candidates, std::string &error) {
+                              FileResult &result, std::string &error) {
   std::ifstream in(source.path, std::ios::binary);
   if (!in) {
     error = "cannot read " + source.path;
@@ -165,14 +208,23 @@ std::string instrument_source(const CompileLine::Source &source, const std::stri
   for (const auto &dir : compiler_include_dirs(compiler, source.cxx, line.parse_flags))
     flags.insert(flags.end(), {"-idirafter", dir});
   flags.insert(flags.end(), {"-x", source.cxx ? "c++" : "c"});
-  FileResult r = run_on_text(text.str(), source.path, flags, sel, true, true);
-  if (!r.error.empty()) {
-    error = r.error;
+  HeaderOptions headers;
+  headers.enabled = headers_wanted();
+  headers.copy_folder = folder + "/h";
+  headers.excluded = foreign_header_folders(runtime_paths());
+  result = run_on_text(text.str(), source.path, flags, sel, true, true, headers);
+  if (!result.error.empty()) {
+    error = result.error;
     return "";
   }
-  candidates = std::move(r.candidates);
+  for (const HeaderCopy &copy : result.headers) {
+    std::error_code ec;
+    fs::create_directories(fs::path(copy.path).parent_path(), ec);
+    error = write_file_atomically(copy.path, copy.text);
+    if (!error.empty()) return "";
+  }
   std::string out = (fs::path(folder) / name).string();
-  error = write_file_atomically(out, r.output);
+  error = write_file_atomically(out, result.output);
   return error.empty() ? out : "";
 }
 
@@ -237,9 +289,10 @@ std::string build_command(const std::vector<std::string> &argv, const CompileLin
     CompileLine::Source from = source;
     std::string origin = preprocessed_origin(argv, line, source);
     if (!origin.empty()) from.path = origin;
-    std::vector<Candidate> candidates;
+    FileResult result;
     std::string out = instrument_source(from, argv[0], line, sel, folder,
-                                        fs::path(from.path).filename().string(), candidates, error);
+                                        fs::path(from.path).filename().string(), result, error);
+    const std::vector<Candidate> &candidates = result.candidates;
     if (out.empty() && strict()) return "cannot instrument " + source.path + ": " + error;
     if (out.empty()) {
       if (error.rfind(source.path + " ", 0) == 0) error.erase(0, source.path.size() + 1);
@@ -272,6 +325,8 @@ std::string build_command(const std::vector<std::string> &argv, const CompileLin
     }
     args[source.index] = out;
     command.renames.emplace_back(out, source.path);
+    for (const HeaderCopy &copy : result.headers)
+      command.renames.emplace_back(copy.path, copy.original);
     auto probes = std::count_if(candidates.begin(), candidates.end(),
                                 [](const Candidate &c) { return placed(c); });
     command.candidates += candidate_lines(candidates);

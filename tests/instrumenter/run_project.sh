@@ -87,12 +87,29 @@ if [[ $kind == make-c ]]; then
   # Messages after a probe on the same line keep the user's line and column, and name the
   # user's header: what the wrapper prints is what the compiler alone prints, byte for byte.
   mkdir -p "$work/sub"
-  printf 'static int h(void) { int unused_h; return 2; }\n' >"$work/sub/warn2.h"
-  printf '#include "warn2.h"\nint g(int n) { int s = 0; for (int i = 0; i < n; ++i) { int unused_i; s += i; } return s + h(); }\n' >"$work/sub/warn2.c"
+  # The header has a loop, so the source includes an instrumented copy of it.
+  printf 'static int h(int n) { int unused_h; int s = 0; for (int i = 0; i < n; ++i) s += i; return s; }\n' >"$work/sub/warn2.h"
+  printf '#include "warn2.h"\nint g(int n) { int s = 0; for (int i = 0; i < n; ++i) { int unused_i; s += i; } return s + h(n); }\n' >"$work/sub/warn2.c"
   (cd "$work" && gcc -Wall -c sub/warn2.c -o warn2.o 2>warn2.gcc.txt)
-  (cd "$work" && "$idb_cc" gcc -Wall -c sub/warn2.c -o warn2.o 2>warn2.txt)
+  (cd "$work" && IDB_CANDIDATES=warn2.tsv "$idb_cc" gcc -Wall -c sub/warn2.c -o warn2.o 2>warn2.txt)
   grep -q 'sub/warn2.c:2:61: warning: unused variable' "$work/warn2.gcc.txt"
+  grep -q 'sub/warn2.h:1:27: warning: unused variable' "$work/warn2.gcc.txt"
   diff -u "$work/warn2.gcc.txt" "$work/warn2.txt"
+  grep -q $'\tLOOP\tplaced\tsub/warn2.h\t1\th\t' "$work/warn2.tsv" ||
+    { echo "warn2.h's loop has no probe:"; cat "$work/warn2.tsv"; exit 1; }
+  # Headers: the C inline definition with external linkage gets no probe (the build above
+  # ran with -Werror); a header included through a macro stays original, its probes
+  # skipped with the reason; the dependency file names the headers, not their copies.
+  (cd "$work/pristine" && IDB_CANDIDATES=../hdr.tsv "$idb_cc" gcc -MMD -Ilib -c main.c -o hdr.o)
+  grep -q $'\tPROC\tskipped: C inline function with external linkage\tlib/kern.h\t14\tcount_positive\t' "$work/hdr.tsv" ||
+    { echo "hdr.tsv:"; cat "$work/hdr.tsv"; exit 1; }
+  grep -q 'lib/kern.h' "$work/pristine/hdr.d" && grep -q 'lib/kern_detail.h' "$work/pristine/hdr.d" ||
+    { echo "hdr.d:"; cat "$work/pristine/hdr.d"; exit 1; }
+  if grep -q 'idb-cc-' "$work/pristine/hdr.d"; then echo "hdr.d names a copy"; exit 1; fi
+  printf '#define KERN "kern.h"\n#include KERN\nint main(void) { double v[2] = {1, 2}; return sum_squares(v, 2) == 5 ? 0 : 1; }\n' >"$work/pristine/lib/macro.c"
+  (cd "$work/pristine" && IDB_CANDIDATES=../macro.tsv "$idb_cc" gcc -Werror -c lib/macro.c -o macro.o)
+  grep -q $'\tLOOP\tskipped: in a header that cannot be replaced: included through a macro\tlib/kern.h\t10\tsum_squares\t' "$work/macro.tsv" ||
+    { echo "macro.tsv:"; cat "$work/macro.tsv"; exit 1; }
   # A build that preprocesses a source itself and compiles the result (`cc -E x.c > x.2.c`,
   # then `cc -c x.2.c`): instrumented through x.c, with the same answer, and silently.
   printf '#include <stdio.h>\nstatic int work(int n) {\n  int s = 0;\n  for (int i = 0; i < n; ++i)\n    s += i * i;\n  return s;\n}\nint main(void) {\n  printf("%%d\\n", work(10));\n  return 0;\n}\n' >"$work/pp.c"

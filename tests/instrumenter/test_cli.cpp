@@ -57,6 +57,26 @@ TEST(Cli, ListPrintsTableAndJson) {
   EXPECT_NE(std::string::npos, json.out.find("\"depth\": 1"));
 }
 
+// The code's own warnings are the compiler's to give: list prints none of Clang's (nor its
+// "1 warning generated."), while an error still says why a file has no candidates.
+TEST(Cli, ListShowsClangsErrorsButNotItsWarnings) {
+  TempDir dir;
+  write(dir.file("warn.c"),
+        "int f(int x) {\n  int unused;\n  if (x = 2) return 1;\n  return 0;\n}\n");
+  testing::internal::CaptureStderr();
+  CliRun quiet = cli({"list", dir.file("warn.c"), "--", "-Wall"});
+  std::string printed = testing::internal::GetCapturedStderr();
+  ASSERT_EQ(0, quiet.status) << quiet.err;
+  EXPECT_NE(std::string::npos, quiet.out.find("f(...) [warn.c:1]"));
+  EXPECT_EQ("", printed);
+  write(dir.file("bad.c"), "int g(void) { return missing; }\n");
+  testing::internal::CaptureStderr();
+  CliRun bad = cli({"list", dir.file("bad.c"), "--"});
+  printed = testing::internal::GetCapturedStderr();
+  EXPECT_NE(0, bad.status);
+  EXPECT_NE(std::string::npos, printed.find("use of undeclared identifier 'missing'")) << printed;
+}
+
 // What `idb tune` grows from: each loop and call names the loop holding it and its size, and an
 // include rule naming a candidate by ID places it even where the size rule would not.
 TEST(Cli, CandidatesNameTheirLoopAndAnIdRulePlacesASmallFunction) {

@@ -1,7 +1,10 @@
 /* Reads numbers from a fixed text, prints their mean and deviation. */
 #include <stdio.h>
 
+#include "kern.h"
 #include "stats.h"
+
+extern inline int count_positive(const double *v, int n);
 
 int main(void) {
   double values[16];
@@ -10,5 +13,6 @@ int main(void) {
   for (i = 0; i < n; i++)
     stats_add(&s, values[i]);
   printf("n=%d mean=%.4f sd=%.4f\n", s.n, s.sum / s.n, stats_stddev(&s));
+  printf("sum of squares %.2f, %d positive\n", sum_squares(values, n), count_positive(values, n));
   return 0;
 }

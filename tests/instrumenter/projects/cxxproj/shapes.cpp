@@ -31,5 +31,6 @@ double total_area(const std::vector<std::unique_ptr<Shape>> &shapes) {
   double total = 0;
   for (const auto &s : shapes)
     total += s->area();
-  return total;
+  double again = sum_of(shapes, [](const Shape &s) { return s.area(); });
+  return again == total ? total : -1;
 }
