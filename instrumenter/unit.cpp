@@ -220,7 +220,7 @@ private:
       else
         any = true;
     }
-    if (!any) return;
+    if (!any && !headers_.copy_all) return;
     std::map<const FileEntry *, FileState *> copies;
     for (const auto &inc : graph.inclusions) {
       if (copies.count(inc.target) || kept.count(inc.target) || !user_header(inc.target)) continue;

@@ -33,6 +33,7 @@ struct IncludeGraph {
 struct HeaderOptions {
   bool enabled = false;
   std::string copy_folder;             // where the copies go (apply only)
+  bool copy_all = false;               // copy the user's headers even without probes in them
   std::vector<std::string> excluded;   // folders whose headers are never the user's
   const IncludeGraph *graph = nullptr; // required when enabled
 };

@@ -211,6 +211,11 @@ std::string instrument_source(const CompileLine::Source &source, const std::stri
   HeaderOptions headers;
   headers.enabled = headers_wanted();
   headers.copy_folder = folder + "/h";
+  // A source in the working folder: its own folder is the compiler's first stop for
+  // `#include "x.h"`, and GCC names what it finds there `x.h`; from the copy, found
+  // through `-iquote .`, it would be `./x.h` (in messages and in `__FILE__`). Copies,
+  // named by their `#line`, keep the name.
+  headers.copy_all = fs::path(source.path).parent_path().empty();
   headers.excluded = foreign_header_folders(runtime_paths());
   result = run_on_text(text.str(), source.path, flags, sel, true, true, headers);
   if (!result.error.empty()) {

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <map>
 #include <unordered_map>
 
 namespace idb::analysis {
@@ -34,7 +35,98 @@ std::vector<std::vector<std::uint32_t>> children_of(const profile::Cfh &cfh) {
   return children;
 }
 
+// A thread's CFH with its top-level subtrees placed where the rank's first thread ran the
+// same probe (graft_threads); `master` gets the time placed below each of its nodes.
+struct Grafted {
+  profile::Cfh cfh;
+  std::size_t placed = 0; // top-level subtrees moved
+};
+
+// The path of probes from the root (excluded) down to `node` (included).
+std::vector<std::int32_t> probe_path(const profile::Cfh &cfh, std::uint32_t node) {
+  std::vector<std::int32_t> path;
+  for (std::uint32_t i = node; i != 0; i = cfh.nodes[i].parent)
+    path.push_back(cfh.nodes[i].probe);
+  std::reverse(path.begin(), path.end());
+  return path;
+}
+
+// `worker` with each top-level subtree whose probe the master reached at exactly one node
+// hung below that node's ancestors: nodes without statistics that the merge by probe path
+// lays onto the master's own. Each ancestor of such a node in `master` gains the subtree's
+// time in its total, as a tree summed over threads counts it (its count and mean stay
+// the master's).
+Grafted graft_thread(profile::Cfh &master, const profile::Cfh &worker) {
+  Grafted out;
+  out.cfh = worker;
+  if (worker.nodes.empty() || master.nodes.empty()) return out;
+  std::unordered_map<std::int32_t, std::vector<std::uint32_t>> where;
+  for (std::uint32_t i = 1; i < master.nodes.size(); ++i)
+    where[master.nodes[i].probe].push_back(i);
+  auto children = children_of(worker);
+  profile::Cfh &cfh = out.cfh;
+  cfh.nodes.assign(1, worker.nodes[0]);
+  std::vector<std::uint32_t> image(worker.nodes.size(), 0);
+  for (std::uint32_t top : children[0]) {
+    auto found = where.find(worker.nodes[top].probe);
+    std::uint32_t parent = 0;
+    if (found != where.end() && found->second.size() == 1) {
+      std::uint32_t at = found->second.front();
+      std::vector<std::int32_t> path = probe_path(master, at);
+      path.pop_back();
+      if (!path.empty()) ++out.placed; // else it is at the top in both
+      for (std::int32_t probe : path) {
+        profile::Node step{parent, probe, {}, {}, {}};
+        idb_stats_clear(&step.stats);
+        cfh.nodes.push_back(step);
+        parent = std::uint32_t(cfh.nodes.size() - 1);
+      }
+      for (std::uint32_t a = master.nodes[at].parent; a != 0; a = master.nodes[a].parent)
+        if (worker.nodes[top].stats.count > 0)
+          master.nodes[a].stats.sum += worker.nodes[top].stats.sum;
+    }
+    // The subtree in depth-first order keeps parents before children.
+    std::vector<std::uint32_t> stack{top};
+    image[top] = 0;
+    bool first = true;
+    while (!stack.empty()) {
+      std::uint32_t i = stack.back();
+      stack.pop_back();
+      profile::Node node = worker.nodes[i];
+      node.parent = first ? parent : image[worker.nodes[i].parent];
+      first = false;
+      cfh.nodes.push_back(node);
+      image[i] = std::uint32_t(cfh.nodes.size() - 1);
+      for (auto it = children[i].rbegin(); it != children[i].rend(); ++it)
+        stack.push_back(*it);
+    }
+  }
+  cfh.dynamics.clear();
+  return out;
+}
+
 } // namespace
+
+ThreadGrafts graft_threads(const std::vector<const profile::Cfh *> &threads) {
+  ThreadGrafts out;
+  // The first thread of each rank: the one with the lowest thread number.
+  std::map<std::int32_t, std::size_t> master_of;
+  for (std::size_t i = 0; i < threads.size(); ++i) {
+    auto [it, added] = master_of.emplace(threads[i]->rank, i);
+    if (!added && threads[i]->thread < threads[it->second]->thread) it->second = i;
+  }
+  out.cfhs.resize(threads.size());
+  for (const auto &[rank, i] : master_of)
+    out.cfhs[i] = *threads[i];
+  for (std::size_t i = 0; i < threads.size(); ++i) {
+    std::size_t m = master_of[threads[i]->rank];
+    if (i == m) continue;
+    Grafted g = graft_thread(out.cfhs[m], *threads[i]);
+    out.cfhs[i] = std::move(g.cfh);
+    if (g.placed > 0) ++out.grafted;
+  }
+  return out;
+}
 
 profile::Cfh merge_cfhs(const std::vector<const profile::Cfh *> &cfhs) {
   profile::Cfh merged;
@@ -97,8 +189,15 @@ std::vector<Tree> aggregate_trees(const profile::Profile &run) {
   auto add = [&](std::string title, const std::vector<const profile::Cfh *> &sources) {
     trees.push_back({std::move(title), merge_cfhs(sources), true});
   };
-  if (!threads.empty())
-    add("all " + std::to_string(threads.size()) + " thread CFHs merged by probe path", threads);
+  if (!threads.empty()) {
+    ThreadGrafts grafts = graft_threads(threads);
+    std::string title =
+        "all " + std::to_string(threads.size()) + " thread CFHs merged by probe path";
+    if (grafts.grafted > 0)
+      title += ", " + std::to_string(grafts.grafted) +
+               " worker threads' trees under their master's nodes";
+    trees.push_back({std::move(title), merge_cfhs(grafts.cfhs), true});
+  }
   for (const auto &[name, sources] : named)
     add("CFH \"" + name + "\": " + std::to_string(sources.size()) +
             " instances merged by probe path",

@@ -126,8 +126,19 @@ bool is_main(const TuneCandidate *c) {
 
 // Whether a candidate may be grown at all: not tried and given up, not COMM (the default
 // has every MPI call; `set comm off` is the user's word).
+// Whether an include rule naming the candidate's ID can place it: it was not selected, or
+// only the size rule left it out (an ID rule skips that rule; docs/instrumenter.md). A
+// candidate skipped for any other reason (a constexpr function, a header that cannot be
+// replaced by its instrumented copy, ...) cannot hold a probe.
+bool placeable(const TuneCandidate &c) {
+  const std::string &s = c.status;
+  return s == "-" || s.rfind("skipped: small function", 0) == 0 ||
+         s.rfind("skipped: short loop", 0) == 0 || s == "skipped: inline function";
+}
+
 bool growable(const TuneCandidate &c, const TuneState &state) {
-  return !c.placed() && c.kind != "COMM" && !state.pruned.count(c.id) && !state.failed.count(c.id);
+  return !c.placed() && placeable(c) && c.kind != "COMM" && !state.pruned.count(c.id) &&
+         !state.failed.count(c.id);
 }
 
 } // namespace
@@ -238,6 +249,11 @@ TuneStep tune_step(const Score &score, const std::vector<TuneCandidate> &candida
       if (!growable(c, state) || owner(c, index, state, pruning) != node->id) continue;
       bool in_loop = c.parent != 0;
       std::vector<const TuneCandidate *> procs = index.procs_named(c.callee);
+      // A PROC that can never hold a probe is as good as none: the call site's probe measures.
+      procs.erase(
+          std::remove_if(procs.begin(), procs.end(),
+                         [](const TuneCandidate *p) { return !p->placed() && !placeable(*p); }),
+          procs.end());
       // A callee of the sources that holds enough gets its PROC. A small one gets a CALL
       // probe at this site only: its PROC would fire at every call, in loops elsewhere too.
       bool placed_proc = false, any_growable = false;

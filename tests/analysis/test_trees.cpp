@@ -71,6 +71,55 @@ TEST(Trees, TheRunAsAWholeKeepsNamedCfhsApart) {
   EXPECT_TRUE(trees[1].merged);
 }
 
+// OpenMP workers: a worker's CFH starts at the parallel region's probes; summed over
+// threads, its nodes lie where the master thread ran the same probe, and the master's
+// nodes above hold the workers' time too, so no node's own time goes negative.
+TEST(Trees, WorkerThreadsLieWhereTheirMasterRanTheSameProbe) {
+  Profile p;
+  p.cfhs.push_back(thread_cfh(p, 0, 10,
+                              "main 1 9\nmain;sum 1 6\nmain;sum;loop 1 4\nmain;io 1 1\n"
+                              "main;a 1 0.5\nmain;a;x 1 0.25\nmain;b 1 0.5\nmain;b;x 1 0.25\n"));
+  p.cfhs.push_back(thread_cfh(p, 0, 8, "loop 1 3\nloop;inner 10 2\nalone 1 1\nx 2 0.5\n"));
+  p.cfhs.push_back(thread_cfh(p, 0, 8, "loop 1 3.5\n"));
+  p.cfhs[1].thread = 1;
+  p.cfhs[2].thread = 2;
+  std::vector<analysis::Tree> trees = analysis::aggregate_trees(p);
+  ASSERT_EQ(trees.size(), 1u);
+  EXPECT_EQ(trees[0].title, "all 3 thread CFHs merged by probe path, 2 worker threads' trees "
+                            "under their master's nodes");
+  const Cfh &merged = trees[0].cfh;
+  // `x`, reached by the master at two places, and `alone`, at none, stay at the top.
+  EXPECT_EQ("main 1\n"
+            "main;sum 1\n"
+            "main;sum;loop 3\n"
+            "main;sum;loop;inner 10\n"
+            "main;io 1\n"
+            "main;a 1\n"
+            "main;a;x 1\n"
+            "main;b 1\n"
+            "main;b;x 1\n"
+            "alone 1\n"
+            "x 2\n",
+            profile::paths_text(p, merged));
+  std::vector<analysis::TreeRow> rows = analysis::tree_rows(p, merged);
+  auto row = [&](const std::string &path) {
+    for (const analysis::TreeRow &r : rows)
+      if (r.path == "prog;" + path) return r;
+    ADD_FAILURE() << path;
+    return analysis::TreeRow{};
+  };
+  EXPECT_DOUBLE_EQ(row("main;sum;loop").inclusive, 10.5); // 4 + 3 + 3.5
+  EXPECT_DOUBLE_EQ(row("main;sum").inclusive, 12.5);      // 6 + 3 + 3.5
+  EXPECT_DOUBLE_EQ(row("main;sum").exclusive, 2.0);       // the master's own
+  EXPECT_DOUBLE_EQ(row("main").inclusive, 15.5);
+  EXPECT_DOUBLE_EQ(row("main").exclusive, 1.0);
+  EXPECT_EQ(row("main;sum").count, 1u);
+  // The stored threads are untouched; one thread alone is nobody's worker.
+  EXPECT_EQ("loop 1\nloop;inner 10\nalone 1\nx 2\n", profile::paths_text(p, p.cfhs[1]));
+  p.cfhs.resize(1);
+  EXPECT_EQ(analysis::aggregate_trees(p)[0].title, "all 1 thread CFHs merged by probe path");
+}
+
 TEST(Trees, OneRanksCfhsAsStored) {
   Profile p = object_run();
   std::vector<analysis::Tree> rank1 = analysis::cfh_trees(p, 1);

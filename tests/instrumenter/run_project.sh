@@ -95,6 +95,13 @@ if [[ $kind == make-c ]]; then
   grep -q 'sub/warn2.c:2:61: warning: unused variable' "$work/warn2.gcc.txt"
   grep -q 'sub/warn2.h:1:27: warning: unused variable' "$work/warn2.gcc.txt"
   diff -u "$work/warn2.gcc.txt" "$work/warn2.txt"
+  # A header beside a source in the working folder is `local3.h` to the compiler, not
+  # `./local3.h`, in messages and in __FILE__.
+  printf 'static const char *k(void) { int unused_k; return __FILE__; }\n' >"$work/local3.h"
+  printf '#include "local3.h"\nconst char *m(void);\nconst char *m(void) { return k(); }\n' >"$work/cwd.c"
+  (cd "$work" && gcc -Wall -c cwd.c -o cwd.o 2>cwd.gcc.txt && "$idb_cc" gcc -Wall -c cwd.c -o cwd.o 2>cwd.txt)
+  grep -q '^local3.h:1:34: warning: unused variable' "$work/cwd.gcc.txt"
+  diff -u "$work/cwd.gcc.txt" "$work/cwd.txt"
   grep -q $'\tLOOP\tplaced\tsub/warn2.h\t1\th\t' "$work/warn2.tsv" ||
     { echo "warn2.h's loop has no probe:"; cat "$work/warn2.tsv"; exit 1; }
   # Headers: the C inline definition with external linkage gets no probe (the build above

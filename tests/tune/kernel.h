@@ -1,6 +1,7 @@
-// The kernel of tune_case.c, a `static inline` function in a header: the wrappers
-// instrument the files they compile, never the headers those include, so no probe can go
-// inside it and its time is its caller's until a CALL probe goes around the call.
+// The kernel of tune_case.c, a `static inline` function in a header that tune_case.c
+// includes through a macro: the wrappers cannot replace such a header with an
+// instrumented copy, so no probe goes inside it and its time is its caller's until a
+// CALL probe goes around the call.
 #pragma once
 
 static inline void smooth(double *u, const double *f, int n, int sweeps) {

@@ -23,6 +23,22 @@ namespace idb::analysis {
 profile::Cfh merge_cfhs(const std::vector<const profile::Cfh *> &cfhs);
 profile::Cfh merge_cfhs(const std::vector<profile::Cfh> &cfhs);
 
+// The thread CFHs of a run prepared for one tree summed over threads: a worker thread's
+// tree (an OpenMP worker's, whose CFH starts at the parallel region's probes) hung where
+// its rank's first thread ran the same code. Each top-level node of a later thread's CFH
+// whose probe the rank's first thread (the lowest thread number) reached at exactly one
+// node is placed below that node's path, so merge_cfhs lays it onto the master's node;
+// each ancestor of that node in the master's copy gains the placed subtree's total time
+// (the tree's times are summed over threads; counts and means stay the master's). A node
+// whose probe the master reached nowhere or at several places stays at the top. `cfhs`
+// are the prepared copies, in the order given; `grafted` counts the threads with at
+// least one node placed.
+struct ThreadGrafts {
+  std::vector<profile::Cfh> cfhs;
+  std::size_t grafted = 0;
+};
+ThreadGrafts graft_threads(const std::vector<const profile::Cfh *> &threads);
+
 struct Tree {
   std::string title;   // what the tree is, one line (see aggregate_trees, cfh_trees)
   profile::Cfh cfh;    // merged or as stored
@@ -30,7 +46,8 @@ struct Tree {
 };
 
 // The trees of the run as a whole (`idb report --aggregate`): first every thread CFH of
-// every rank merged by probe path ("all N thread CFHs merged by probe path"), then each
+// every rank merged by probe path after graft_threads ("all N thread CFHs merged by probe
+// path", and ", K worker threads' trees under their master's nodes" when any), then each
 // named CFH (one per object, say) merged over its instances in order of first appearance
 // ("CFH "NAME": N instances merged by probe path"). A named CFH's root spans its object's
 // life, so merging it into the threads' tree would count that time twice. A summary-mode
