@@ -193,7 +193,9 @@ std::vector<Tree> aggregate_trees(const profile::Profile &run) {
     ThreadGrafts grafts = graft_threads(threads);
     std::string title =
         "all " + std::to_string(threads.size()) + " thread CFHs merged by probe path";
-    if (grafts.grafted > 0)
+    if (grafts.grafted == 1)
+      title += ", 1 worker thread's tree under its master's nodes";
+    else if (grafts.grafted > 1)
       title += ", " + std::to_string(grafts.grafted) +
                " worker threads' trees under their master's nodes";
     trees.push_back({std::move(title), merge_cfhs(grafts.cfhs), true});
