@@ -66,14 +66,16 @@ private:
 class IncludeRecorder : public PPCallbacks {
 public:
   IncludeRecorder(const SourceManager &sm, IncludeGraph &graph) : sm_(sm), graph_(graph) {}
-  void InclusionDirective(SourceLocation hash, const Token &, StringRef, bool, CharSourceRange name,
-                          const FileEntry *file, StringRef, StringRef, const Module *,
-                          SrcMgr::CharacteristicKind) override {
+  void InclusionDirective(SourceLocation hash, const Token &directive, StringRef, bool,
+                          CharSourceRange name, const FileEntry *file, StringRef, StringRef,
+                          const Module *, SrcMgr::CharacteristicKind) override {
     if (!file) return;
     FileID from = hash.isFileID() ? sm_.getFileID(hash) : FileID();
     if (from.isValid() && !sm_.getFileEntryForID(from) && from != sm_.getMainFileID())
       from = FileID(); // the predefines buffer: -include on the command line
-    graph_.inclusions.push_back({from, name, file});
+    const IdentifierInfo *word = directive.getIdentifierInfo();
+    bool next = word && word->getPPKeywordID() == tok::pp_include_next;
+    graph_.inclusions.push_back({from, name, file, next});
   }
   void FileChanged(SourceLocation loc, FileChangeReason reason, SrcMgr::CharacteristicKind,
                    FileID) override {

@@ -177,9 +177,8 @@ private:
   // macro, from the command line, or entered twice) stays original together with what it
   // includes, and its probes are skipped with the reason. When any header got a probe,
   // every other user header is copied as well, so that a copy's own directives find what
-  // the original's found: each directive between copies names the copy, and one that
-  // found an original beside the header (`#include "b.h"` next to it) names that file by
-  // its full path.
+  // the original's found: each directive between copies names the copy, and a quoted one
+  // from a copy to a header that is not copied names that header by its full path.
   void plan_copies() {
     const SourceManager &sm = ast_.getSourceManager();
     const IncludeGraph &graph = *headers_.graph;
@@ -200,6 +199,18 @@ private:
       else if (!plain_name(inc))
         why = "included through a macro";
       if (!why.empty()) kept.emplace(inc.target, why);
+      // A copy would search from the wrong folder: #include_next continues the search
+      // after the folder the header was found in.
+      if (from && inc.next) kept.emplace(from, "uses #include_next");
+    }
+    // So would __has_include("x.h") in a copy, for a header beside the original.
+    for (const auto &inc : graph.inclusions) {
+      if (kept.count(inc.target) || !user_header(inc.target)) continue;
+      FileID fid = sm.translateFile(inc.target);
+      bool invalid = false;
+      llvm::StringRef text = fid.isValid() ? sm.getBufferData(fid, &invalid) : "";
+      if (!invalid && text.contains("__has_include"))
+        kept.emplace(inc.target, "uses __has_include");
     }
     for (const auto &[entry, count] : graph.entered)
       if (count > 1) kept.emplace(entry, "included more than once");
@@ -245,7 +256,7 @@ private:
       std::string name;
       if (auto target = copies.find(inc.target); target != copies.end())
         name = target->second->copy_path;
-      else if (from != main_ && beside(inc, from_entry))
+      else if (from != main_ && quoted(inc))
         name = inc.target->tryGetRealPathName().str();
       if (name.empty()) continue;
       unsigned begin = sm.getFileOffset(inc.name.getBegin());
@@ -273,13 +284,12 @@ private:
         [&](const std::string &folder) { return under(real, folder) || under(name, folder); });
   }
 
-  // Whether a directive found its header in the folder of the file that holds it.
-  static bool beside(const IncludeGraph::Inclusion &inc, const FileEntry *from) {
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    fs::path folder = fs::path(from->tryGetRealPathName().str()).parent_path();
-    fs::path target = fs::path(inc.target->tryGetRealPathName().str()).parent_path();
-    return !folder.empty() && fs::equivalent(folder, target, ec) && !ec;
+  // Whether a directive names its header in quotes: a search that starts in the folder of
+  // the file holding it, which a copy in another folder would not find.
+  bool quoted(const IncludeGraph::Inclusion &inc) const {
+    bool invalid = false;
+    const char *at = ast_.getSourceManager().getCharacterData(inc.name.getBegin(), &invalid);
+    return !invalid && *at == '"';
   }
 
   // Whether a directive's file name is written in its file as "name" or <name>.

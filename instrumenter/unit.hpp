@@ -24,6 +24,7 @@ struct IncludeGraph {
     clang::FileID from;             // the file holding the directive (invalid: command line)
     clang::CharSourceRange name;    // the file name with its quotes or brackets
     const clang::FileEntry *target; // the header it resolved to
+    bool next = false;              // #include_next
   };
   std::vector<Inclusion> inclusions;
   std::map<const clang::FileEntry *, int> entered; // how often each file was entered

@@ -117,6 +117,23 @@ if [[ $kind == make-c ]]; then
   (cd "$work/pristine" && IDB_CANDIDATES=../macro.tsv "$idb_cc" gcc -Werror -c lib/macro.c -o macro.o)
   grep -q $'\tLOOP\tskipped: in a header that cannot be replaced: included through a macro\tlib/kern.h\t10\tsum_squares\t' "$work/macro.tsv" ||
     { echo "macro.tsv:"; cat "$work/macro.tsv"; exit 1; }
+  # A copied header's quoted #include of a header that stays original (here: included
+  # through a macro first) still finds it, `..` and all; a header with #include_next stays
+  # original, since from a copy the search would start elsewhere.
+  mkdir -p "$work/hdr/sub" "$work/hdr/common" "$work/hdr/sys/ov"
+  printf '#ifndef C_H\n#define C_H\nstatic inline int twice(int x) { return 2 * x; }\n#endif\n' >"$work/hdr/common/c.h"
+  printf '#include "../common/c.h"\nstatic inline int total(int n) {\n  int s = 0;\n  for (int i = 0; i < n; i++)\n    s += twice(i);\n  return s;\n}\n' >"$work/hdr/sub/a.h"
+  printf '#include_next <stdlib.h>\nstatic inline int spread(int n) {\n  int s = 0;\n  for (int i = 0; i < n; i++)\n    s += abs(i - 3);\n  return s;\n}\n' >"$work/hdr/sys/ov/stdlib.h"
+  printf '#define C_HEADER "common/c.h"\n#include C_HEADER\n#include "sub/a.h"\n#include <stdlib.h>\n#include <stdio.h>\nint main(void) {\n  printf("%%d %%d\\n", total(10), spread(7));\n  return 0;\n}\n' >"$work/hdr/m.c"
+  (cd "$work/hdr" && gcc -Wall -Werror -Isys/ov m.c -o m_plain && ./m_plain >plain.txt)
+  (cd "$work/hdr" && IDB_CANDIDATES=m.tsv "$idb_cc" gcc -Wall -Werror -Isys/ov m.c -o m_idb 2>m.err && IDB_OUT=m.idbprof ./m_idb >idb.txt) ||
+    { echo "m.c:"; cat "$work/hdr/m.err"; exit 1; }
+  cmp "$work/hdr/plain.txt" "$work/hdr/idb.txt"
+  grep -q $'\tLOOP\tplaced\tsub/a.h\t4\ttotal\t' "$work/hdr/m.tsv" &&
+    grep -q $'\tLOOP\tskipped: in a header that cannot be replaced: uses #include_next\tsys/ov/stdlib.h\t4\tspread\t' "$work/hdr/m.tsv" ||
+    { echo "m.tsv:"; cat "$work/hdr/m.tsv"; exit 1; }
+  "$paths" "$work/hdr/m.idbprof" | grep -q 'main(...) \[m.c:6\];total(...) \[a.h:2\];for loop in total \[a.h:4\] 1' ||
+    { echo "m's tree:"; "$paths" "$work/hdr/m.idbprof"; exit 1; }
   # A build that preprocesses a source itself and compiles the result (`cc -E x.c > x.2.c`,
   # then `cc -c x.2.c`): instrumented through x.c, with the same answer, and silently.
   printf '#include <stdio.h>\nstatic int work(int n) {\n  int s = 0;\n  for (int i = 0; i < n; ++i)\n    s += i * i;\n  return s;\n}\nint main(void) {\n  printf("%%d\\n", work(10));\n  return 0;\n}\n' >"$work/pp.c"
