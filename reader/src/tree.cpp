@@ -183,15 +183,24 @@ struct Printer {
 
 std::vector<NodeTimes> node_times(const Cfh &cfh) {
   std::vector<NodeTimes> t(cfh.nodes.size());
+  std::vector<double> children_noise(cfh.nodes.size(), 0.0);
   for (std::size_t i = 0; i < cfh.nodes.size(); ++i) {
     t[i].inclusive = t[i].exclusive = cfh.nodes[i].stats.sum;
   }
-  // Parents precede children, so one backward pass accumulates bottom-up.
+  // The charge of a node's children, at most its exclusive time (NodeTimes).
+  auto charge = [&](std::size_t i) {
+    return std::min(children_noise[i], std::max(0.0, t[i].exclusive));
+  };
+  // Parents precede children, so one backward pass accumulates bottom-up: a node's
+  // children are all done when its own turn comes.
   for (std::size_t i = cfh.nodes.size(); i-- > 1;) {
-    NodeTimes &parent = t[cfh.nodes[i].parent];
-    parent.exclusive -= t[i].inclusive;
-    parent.descendant_noise += t[i].descendant_noise + cfh.nodes[i].stats.noise;
+    t[i].descendant_noise += charge(i);
+    std::size_t parent = cfh.nodes[i].parent;
+    t[parent].exclusive -= t[i].inclusive;
+    t[parent].descendant_noise += t[i].descendant_noise;
+    children_noise[parent] += cfh.nodes[i].stats.noise;
   }
+  if (!t.empty()) t[0].descendant_noise += charge(0);
   for (NodeTimes &n : t)
     n.corrected = n.inclusive - n.descendant_noise;
   return t;

@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <iterator>
 #include <map>
 #include <sstream>
@@ -95,11 +97,15 @@ TEST(NodeTimes, HoldsItsInvariantsOnARealProfile) {
     SCOPED_TRACE(cfh.name);
     std::vector<profile::NodeTimes> t = profile::node_times(cfh);
     ASSERT_EQ(cfh.nodes.size(), t.size());
-    std::vector<double> children(t.size(), 0.0), noise(t.size(), 0.0);
+    // The children's charge of each node, at most its exclusive time.
+    std::vector<double> children(t.size(), 0.0), own(t.size(), 0.0), noise(t.size(), 0.0);
     for (std::size_t i = t.size(); i-- > 1;) {
-      std::uint32_t parent = cfh.nodes[i].parent;
-      children[parent] += t[i].inclusive;
-      noise[parent] += noise[i] + cfh.nodes[i].stats.noise;
+      children[cfh.nodes[i].parent] += cfh.nodes[i].stats.sum;
+      own[cfh.nodes[i].parent] += cfh.nodes[i].stats.noise;
+    }
+    for (std::size_t i = t.size(); i-- > 0;) {
+      noise[i] += std::min(own[i], std::max(0.0, cfh.nodes[i].stats.sum - children[i]));
+      if (i > 0) noise[cfh.nodes[i].parent] += noise[i];
     }
     for (std::size_t i = 0; i < t.size(); ++i) {
       double tolerance = 1e-12 * (1.0 + t[i].inclusive);
@@ -109,8 +115,28 @@ TEST(NodeTimes, HoldsItsInvariantsOnARealProfile) {
       EXPECT_NEAR(t[i].inclusive - noise[i], t[i].corrected, tolerance) << "node " << i;
       EXPECT_GE(t[i].inclusive, children[i] - tolerance) << "node " << i;
       EXPECT_GE(t[i].descendant_noise, 0.0) << "node " << i;
+      EXPECT_GE(t[i].corrected, -tolerance) << "node " << i;
     }
   }
+}
+
+// Tiny children whose calibrated charge exceeds the time it can have been spent in (their
+// parent's exclusive time): the parent is charged that time and no more, so its corrected
+// time is its children's and never below zero.
+TEST(NodeTimes, ChildrenAreChargedAtMostTheirParentsExclusiveTime) {
+  Profile p;
+  // acc: 1000 activations of 12 ns each, charged 16.9 ns each: 16.9 us of noise in a
+  // parent whose exclusive time is 4 us.
+  Cfh cfh = build_cfh(p, 1, "get 10 0.000016\nget;acc 1000 0.000012 0.0000169\n");
+  std::vector<profile::NodeTimes> t = profile::node_times(cfh);
+  ASSERT_EQ(3u, t.size());
+  EXPECT_NEAR(t[1].exclusive, 0.000004, 1e-15);
+  EXPECT_NEAR(t[1].descendant_noise, 0.000004, 1e-15);
+  EXPECT_NEAR(t[1].corrected, 0.000012, 1e-15);
+  EXPECT_DOUBLE_EQ(t[2].corrected, 0.000012);
+  // A charge within the exclusive time is taken whole.
+  Cfh fits = build_cfh(p, 1, "get 10 0.0001\nget;acc 1000 0.000012 0.0000169\n");
+  EXPECT_NEAR(profile::node_times(fits)[1].descendant_noise, 0.0000169, 1e-15);
 }
 
 // The report of a built CFH whose nodes carry CPU time on "solve" only.

@@ -10,10 +10,17 @@
 
 namespace idb::profile {
 
+// The probes' cost below a node. A child's activation adds its probe's bookkeeping to its
+// parent's interval, between the children's own intervals: in the parent's exclusive time.
+// So each node's children are charged their noise, but never more than that node's
+// exclusive time (a charge calibrated on back-to-back pairs can exceed what tiny probes
+// cost inside real code), and the noise below a node is what its subtree's nodes were
+// charged so: corrected time is never below zero, and no node's corrected exclusive time
+// (exclusive minus its children's charge) either.
 struct NodeTimes {
   double inclusive = 0;        // wall seconds over all activations
   double exclusive = 0;        // inclusive minus the children's inclusive
-  double descendant_noise = 0; // noise of every node below this one
+  double descendant_noise = 0; // what every node below this one was charged, as above
   double corrected = 0;        // inclusive minus descendant_noise (DESIGN §4)
 };
 
