@@ -31,6 +31,13 @@ bool parse_count(const std::string &text, int low, int high, int &value) {
   return true;
 }
 
+std::optional<int> parse_rank(const char *text) {
+  char *end = nullptr;
+  long value = std::strtol(text, &end, 10);
+  if (end == text || *end || value < 0 || value > 0x7fffffffL) return std::nullopt;
+  return int(value);
+}
+
 bool parse_wait(const std::string &text, double &seconds) {
   return parse_percent(text.c_str(), seconds);
 }

@@ -16,6 +16,9 @@ bool parse_percent(const char *text, double &percent);
 // `value` alone) otherwise.
 bool parse_count(const std::string &text, int low, int high, int &value);
 
+// A rank: an integer, 0 or more, and nothing after it; nullopt otherwise.
+std::optional<int> parse_rank(const char *text);
+
 // Reads the SECONDS of --wait: a finite number, 0 or more, and nothing after it. Returns
 // false (leaving `seconds` alone) otherwise.
 bool parse_wait(const std::string &text, double &seconds);

@@ -1,8 +1,11 @@
 // `idb export`: runs one SQL statement or canned query (as `idb query` does) and writes
-// every row as CSV or JSON to standard output or a file, for spreadsheets and scripts.
+// every row as CSV or JSON to standard output or a file, for spreadsheets and scripts; or
+// writes a stored run's trees as collapsed stacks or in Hatchet's literal format, for
+// flame graph tools and Python.
 #include "args.hpp"
 #include "commands.hpp"
 #include "format.hpp"
+#include "idb/analysis/exports.hpp"
 #include "idb/queries.hpp"
 
 #include "idb/store.hpp"
@@ -18,21 +21,41 @@ namespace {
 
 const char *kExportUsage = "usage: idb export (SQL | NAME) [--db URL] [--param k=v]... "
                            "[--format csv|json] [--output FILE]\n"
-                           "                  [--wait SECONDS]";
+                           "                  [--wait SECONDS]\n"
+                           "       idb export RUN --format folded|hatchet [--db URL] [--rank N] "
+                           "[--cfh NAME]\n"
+                           "                  [--aggregate] [--output FILE] [--wait SECONDS]";
 const char *kExportHelp =
     "Runs one SQL statement, or the canned query NAME ('idb query --list'), and writes the\n"
     "rows as CSV (a header line, then one line per row) or JSON (an array of objects).\n"
+    "With --format folded or hatchet, writes the stored run RUN's trees instead:\n"
+    "  folded   collapsed stacks for flamegraph.pl, inferno and speedscope: one line\n"
+    "           'root;...;node MICROSECONDS' per node, weighted by its own time without\n"
+    "           the probes' cost (corrected exclusive), of the threads' CFHs merged by\n"
+    "           probe path as 'idb report --aggregate' merges them (--cfh NAME: the\n"
+    "           named CFH NAME's instances instead, without its root's own time)\n"
+    "  hatchet  Hatchet's literal tree format (GraphFrame.from_literal), one tree per\n"
+    "           CFH, or per merged tree with --aggregate; times in seconds\n"
     "The database is opened read-only.\n\n"
     "  --db URL         database: a path, sqlite:PATH or postgresql://... (default idb.db)\n"
-    "  --param K=V      value of the parameter :K (repeatable)\n"
-    "  --format FORMAT  csv (default) or json\n"
+    "  --param K=V      value of the parameter :K (repeatable; queries only)\n"
+    "  --format FORMAT  csv (default), json, folded or hatchet\n"
+    "  --rank N         folded, hatchet: rank N's CFHs only\n"
+    "  --cfh NAME       folded: the named CFH NAME\n"
+    "  --aggregate      hatchet: the trees of 'idb report --aggregate'\n"
     "  --output FILE    write to FILE instead of standard output (only once the query\n"
     "                   has succeeded)\n" IDB_CLI_WAIT_HELP;
 
+// What --format asks for: rows of a query, or a run's trees.
+enum class TreeFormat { none, folded, hatchet };
+
 struct Options {
-  std::string text, db = "idb.db", output;
+  std::string text, db = "idb.db", output, cfh;
   store::KeyValues params;
   Format format = Format::csv;
+  TreeFormat trees = TreeFormat::none;
+  std::optional<int> rank;
+  bool aggregate = false;
   double wait = store::kDefaultWaitSeconds;
 };
 
@@ -45,7 +68,7 @@ int parse(int argc, char **argv, Options &o) {
       return 0;
     }
     bool valued = arg == "--db" || arg == "--param" || arg == "--format" || arg == "--output" ||
-                  arg == "--wait";
+                  arg == "--wait" || arg == "--rank" || arg == "--cfh";
     if (valued && i + 1 >= argc) {
       std::cerr << "idb export: " << arg << " needs a value\n";
       return 2;
@@ -67,12 +90,27 @@ int parse(int argc, char **argv, Options &o) {
       }
       o.params.push_back(*kv);
     } else if (arg == "--format") {
-      std::optional<Format> f = parse_format(argv[++i]);
-      if (!f || *f == Format::table) {
-        std::cerr << "idb export: --format takes csv or json\n";
+      std::string name = argv[++i];
+      std::optional<Format> f = parse_format(name);
+      if (name == "folded" || name == "hatchet") {
+        o.trees = name == "folded" ? TreeFormat::folded : TreeFormat::hatchet;
+      } else if (!f || *f == Format::table) {
+        std::cerr << "idb export: --format takes csv, json, folded or hatchet\n";
+        return 2;
+      } else {
+        o.format = *f;
+      }
+    } else if (arg == "--rank") {
+      std::optional<int> rank = parse_rank(argv[++i]);
+      if (!rank) {
+        std::cerr << "idb export: --rank takes a rank number, 0 or more\n";
         return 2;
       }
-      o.format = *f;
+      o.rank = rank;
+    } else if (arg == "--cfh") {
+      o.cfh = argv[++i];
+    } else if (arg == "--aggregate") {
+      o.aggregate = true;
     } else if (o.text.empty() && (arg.empty() || arg[0] != '-')) {
       o.text = arg;
     } else {
@@ -81,10 +119,49 @@ int parse(int argc, char **argv, Options &o) {
     }
   }
   if (o.text.empty()) {
-    std::cerr << "idb export: give SQL or a query name\n" << kExportUsage << "\n";
+    std::cerr << "idb export: give SQL or a query name, or a run with --format folded or "
+                 "hatchet\n"
+              << kExportUsage << "\n";
+    return 2;
+  }
+  const char *misplaced = nullptr;
+  if (o.trees == TreeFormat::none && (o.rank || !o.cfh.empty() || o.aggregate))
+    misplaced = "--rank, --cfh and --aggregate go with --format folded or hatchet";
+  else if (o.trees != TreeFormat::none && !o.params.empty())
+    misplaced = "--param goes with a query, not with --format folded or hatchet";
+  else if (o.trees == TreeFormat::hatchet && !o.cfh.empty())
+    misplaced = "--cfh goes with --format folded (hatchet writes every CFH)";
+  else if (o.trees == TreeFormat::folded && o.aggregate)
+    misplaced = "--aggregate goes with --format hatchet (folded stacks are always merged)";
+  if (misplaced) {
+    std::cerr << "idb export: " << misplaced << "\n";
     return 2;
   }
   return -1;
+}
+
+// The text of the run's trees in the format `o` asks for; "" with `error` set when the run
+// has nothing to export there.
+std::string tree_text(const profile::Profile &run, const Options &o, std::string &error) {
+  if (o.trees == TreeFormat::hatchet) {
+    std::vector<analysis::Tree> trees =
+        o.aggregate ? analysis::aggregate_trees(run) : analysis::cfh_trees(run, o.rank);
+    if (trees.empty()) error = "run '" + o.text + "' has no CFH to export";
+    return error.empty() ? analysis::hatchet_literal(run, trees) : "";
+  }
+  std::vector<const profile::Cfh *> chosen;
+  for (const profile::Cfh &cfh : run.cfhs)
+    if (o.cfh.empty() ? !cfh.named : cfh.named && cfh.name == o.cfh) chosen.push_back(&cfh);
+  if (chosen.empty()) {
+    error = o.cfh.empty() ? "run '" + o.text + "' has no thread CFH to export"
+                          : "run '" + o.text + "' has no CFH named '" + o.cfh + "'";
+    return "";
+  }
+  if (chosen.size() == 1 && chosen[0]->summary)
+    return analysis::folded_stacks(run, *chosen[0], o.cfh.empty());
+  if (!o.cfh.empty()) return analysis::folded_stacks(run, analysis::merge_cfhs(chosen), false);
+  analysis::ThreadGrafts grafts = analysis::graft_threads(chosen);
+  return analysis::folded_stacks(run, analysis::merge_cfhs(grafts.cfhs), true);
 }
 
 } // namespace
@@ -92,13 +169,25 @@ int parse(int argc, char **argv, Options &o) {
 int export_rows(int argc, char **argv) {
   Options o;
   if (int code = parse(argc, argv, o); code >= 0) return code;
-  std::optional<std::string> sql = resolve_query_text("export", o.text, o.params);
-  if (!sql) return 2;
+  std::optional<std::string> sql;
+  if (o.trees == TreeFormat::none) {
+    sql = resolve_query_text("export", o.text, o.params);
+    if (!sql) return 2;
+  }
   std::ostringstream text;
   try {
     auto database = store::open(o.db, {.create = false, .read_only = true, .wait_seconds = o.wait});
-    check_run_parameter(*database, o.params);
-    write_rows(text, store::query(*database, *sql, o.params), o.format);
+    if (o.trees != TreeFormat::none) {
+      std::string error;
+      text << tree_text(store::read_run(*database, o.text, o.rank), o, error);
+      if (!error.empty()) {
+        std::cerr << "idb export: " << error << '\n';
+        return 1;
+      }
+    } else {
+      check_run_parameter(*database, o.params);
+      write_rows(text, store::query(*database, *sql, o.params), o.format);
+    }
   } catch (const store::Error &e) {
     std::cerr << "idb export: " << e.what() << '\n';
     return 1;

@@ -2,7 +2,6 @@
 #include "format.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <regex>
 
 namespace idb::cli {
@@ -24,38 +23,6 @@ std::string csv_field(std::string_view text) {
     field += c;
   }
   return field + '"';
-}
-
-std::string json_string(std::string_view text) {
-  std::string out = "\"";
-  for (char c : text) {
-    switch (c) {
-    case '"':
-      out += "\\\"";
-      break;
-    case '\\':
-      out += "\\\\";
-      break;
-    case '\n':
-      out += "\\n";
-      break;
-    case '\r':
-      out += "\\r";
-      break;
-    case '\t':
-      out += "\\t";
-      break;
-    default:
-      if (static_cast<unsigned char>(c) < 0x20) {
-        char escape[8];
-        std::snprintf(escape, sizeof escape, "\\u%04x", unsigned(c));
-        out += escape;
-      } else {
-        out += c;
-      }
-    }
-  }
-  return out + '"';
 }
 
 namespace {

@@ -3,6 +3,7 @@
 // objects, numbers unquoted) for scripts.
 #pragma once
 
+#include "idb/analysis/exports.hpp"
 #include "idb/store.hpp"
 
 #include <optional>
@@ -21,7 +22,8 @@ void write_rows(std::ostream &out, const store::QueryResult &rows, Format format
 
 // `text` as a CSV field: quoted when it holds a comma, quote, line break or edge space.
 std::string csv_field(std::string_view text);
-// `text` as a JSON string literal, quotes included.
-std::string json_string(std::string_view text);
+// `text` as a JSON string literal, quotes included (the analysis library's, which the
+// tree exports use too).
+using analysis::json_string;
 
 } // namespace idb::cli

@@ -61,14 +61,6 @@ struct ReportArgs {
   double wait = store::kDefaultWaitSeconds;
 };
 
-// A rank: an integer, 0 or more, and nothing after it.
-std::optional<int> parse_rank(const char *text) {
-  char *end = nullptr;
-  long value = std::strtol(text, &end, 10);
-  if (end == text || *end || value < 0 || value > 0x7fffffffL) return std::nullopt;
-  return int(value);
-}
-
 // Fills `a` from the arguments; on a usage error prints it and returns false.
 bool parse_args(int argc, char **argv, ReportArgs &a) {
   for (int i = 0; i < argc; ++i) {

@@ -11,6 +11,7 @@
 #include "synthetic.hpp"
 #include "test_database.hpp"
 
+#include "idb/analysis/exports.hpp"
 #include "idb/analysis/score.hpp"
 #include "idb/tree.hpp"
 
@@ -67,6 +68,75 @@ TEST_F(IdbReport, RealRunPrintsWhatShowPrintsFromTheFile) {
   ASSERT_EQ(0, r.status) << r.err;
   EXPECT_EQ(shown.out, r.out);
   EXPECT_NE(std::string::npos, r.out.find("CFH \"solver[0]\" rank 0 thread 0")) << r.out;
+}
+
+// `idb export RUN --format folded`: the library's stacks of the threads' CFHs merged as
+// `idb report --aggregate` merges them, and of a named CFH's instances without its root;
+// `--format hatchet`: one tree per CFH (per merged tree with --aggregate) that Python's
+// json module reads, every node with the same metrics, the ids unique.
+TEST_F(IdbReport, ExportWritesARunsTreesAsFoldedStacksAndHatchetTrees) {
+  RunResult folded = idb({"export", "synth", "--db", db, "--format", "folded"});
+  ASSERT_EQ(0, folded.status) << folded.err;
+  std::vector<analysis::Tree> trees = analysis::aggregate_trees(synthetic);
+  ASSERT_FALSE(trees.empty());
+  EXPECT_EQ(analysis::folded_stacks(synthetic, trees[0].cfh), folded.out);
+  EXPECT_NE(std::string::npos, folded.out.find('\n'));
+  RunResult named =
+      idb({"export", "smoke", "--db", db, "--format", "folded", "--cfh", "solver[0]"});
+  ASSERT_EQ(0, named.status) << named.err;
+  std::istringstream lines(named.out);
+  std::size_t count = 0;
+  for (std::string line; std::getline(lines, line); ++count)
+    EXPECT_NE(std::string::npos, line.find(';')) << "the root's own line is left out: " << line;
+  EXPECT_GT(count, 0u);
+  std::string json = dir.file("run.json");
+  for (const char *aggregate : {"", "--aggregate"}) {
+    std::vector<std::string> args = {"export",   "smoke",   "--db",     db,
+                                     "--format", "hatchet", "--output", json};
+    if (*aggregate) args.emplace_back(aggregate);
+    RunResult h = idb(args);
+    ASSERT_EQ(0, h.status) << h.err;
+    RunResult check =
+        run({"/usr/bin/python3", "-c",
+             "import json, sys\n"
+             "roots = json.load(open(sys.argv[1]))\n"
+             "keys, ids, nodes = set(roots[0]['metrics']), [], 0\n"
+             "def walk(n, root):\n"
+             "  global nodes\n"
+             "  nodes += 1\n"
+             "  m = dict(n['metrics'])\n"
+             "  assert ('_hatchet_nid' in m) != root, n['frame']\n"
+             "  if not root: ids.append(m.pop('_hatchet_nid'))\n"
+             "  assert set(m) == keys and n['frame']['name'] and n['frame']['type'], n\n"
+             "  for c in n.get('children', []): walk(c, False)\n"
+             "for r in roots: walk(r, True)\n"
+             "assert len(ids) == len(set(ids))\n"
+             "assert len({r['frame']['name'] for r in roots}) == len(roots)\n"
+             "print(len(roots), nodes)\n",
+             json});
+    ASSERT_EQ(0, check.status) << check.err;
+    std::size_t cfhs = 0, nodes = 0;
+    for (const analysis::Tree &t :
+         *aggregate ? analysis::aggregate_trees(generated()) : analysis::cfh_trees(generated())) {
+      ++cfhs;
+      nodes += t.cfh.nodes.size();
+    }
+    EXPECT_EQ(std::to_string(cfhs) + " " + std::to_string(nodes) + "\n", check.out) << aggregate;
+  }
+  // Bad input: one line, the right exit code, nothing written.
+  RunResult unknown = idb({"export", "smoke", "--db", db, "--format", "folded", "--cfh", "nope"});
+  EXPECT_EQ(1, unknown.status);
+  EXPECT_EQ("idb export: run 'smoke' has no CFH named 'nope'\n", unknown.err);
+  RunResult missing = idb({"export", "nosuch", "--db", db, "--format", "hatchet"});
+  EXPECT_EQ(1, missing.status);
+  EXPECT_NE(std::string::npos, missing.err.find("no run labelled 'nosuch'")) << missing.err;
+  RunResult mixed = idb({"export", "smoke", "--db", db, "--format", "hatchet", "--cfh", "x"});
+  EXPECT_EQ(2, mixed.status);
+  EXPECT_EQ("idb export: --cfh goes with --format folded (hatchet writes every CFH)\n", mixed.err);
+  RunResult rank = idb({"export", "smoke", "--db", db, "--rank", "0"});
+  EXPECT_EQ(2, rank.status);
+  RunResult format = idb({"export", "smoke", "--db", db, "--format", "svg"});
+  EXPECT_EQ("idb export: --format takes csv, json, folded or hatchet\n", format.err);
 }
 
 TEST_F(IdbReport, PruneAndNoCpuMatchShow) {
