@@ -110,7 +110,7 @@ TEST_F(Queries, CliBadParametersFail) {
   EXPECT_EQ("idb export: the statement has no parameter named x\n", r.err);
   r = idb({"export", "imbalance", "--format", "table"});
   EXPECT_EQ(2, r.status);
-  EXPECT_EQ("idb export: --format takes csv or json\n", r.err);
+  EXPECT_EQ("idb export: --format takes csv, json, folded or hatchet\n", r.err);
 }
 
 // A canned query's parameters are typed in its header; a value of another type is refused
