@@ -3,7 +3,8 @@
 // `idb-gui [--db URL] FILE.edf` opens an experiment (--db overrides the file's database);
 // `--screenshot OUT.png --view runs|tree|chart|sql|iterations|coalesce|compare` renders a view
 // offscreen and exits; `--export OUT.csv` instead writes the rows the view shows (the
-// tree: the run as a whole, as `idb report --aggregate --format csv`) and exits.
+// tree: the run as a whole, as `idb report --aggregate --format csv`) and exits. Both work
+// without a display, as do --help and --version.
 #include "main_window.hpp"
 #include "screenshot.hpp"
 
@@ -13,6 +14,8 @@
 #include <QTimer>
 
 #include <cstdio>
+#include <cstring>
+#include <initializer_list>
 
 namespace {
 
@@ -21,14 +24,20 @@ int fail(const QString &message) {
   return 2;
 }
 
-} // namespace
+bool given(int argc, char **argv, std::initializer_list<const char *> options) {
+  for (int i = 1; i < argc; ++i)
+    for (const char *option : options)
+      if (std::strcmp(argv[i], option) == 0) return true;
+  return false;
+}
 
-int main(int argc, char **argv) {
-  QApplication app(argc, argv);
-  QApplication::setApplicationName(QStringLiteral("idb-gui"));
-  QApplication::setOrganizationName(QStringLiteral("IDB"));
-  QApplication::setApplicationVersion(QStringLiteral(IDB_VERSION));
-  QCommandLineParser cli;
+void name_application() {
+  QCoreApplication::setApplicationName(QStringLiteral("idb-gui"));
+  QCoreApplication::setOrganizationName(QStringLiteral("IDB"));
+  QCoreApplication::setApplicationVersion(QStringLiteral(IDB_VERSION));
+}
+
+void add_options(QCommandLineParser &cli) {
   cli.setApplicationDescription(QStringLiteral("IDB: explore the runs of an IDB database"));
   cli.addHelpOption();
   cli.addVersionOption();
@@ -51,6 +60,32 @@ int main(int argc, char **argv) {
         "tree of the run as a whole, as idb report --aggregate --format csv).",
         "OUT.csv"}});
   cli.addPositionalArgument("FILE.edf", "An experiment definition file to open.", "[FILE.edf]");
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  // --help and --version need no display: answered before the GUI application exists.
+  if (given(argc, argv, {"-h", "--help", "--help-all", "-v", "--version"})) {
+    QCoreApplication core(argc, argv);
+    name_application();
+    QCommandLineParser cli;
+    add_options(cli);
+    cli.process(core); // prints and exits
+  }
+  // The headless modes render offscreen by themselves; the windowed one needs a display.
+  const bool no_display =
+      qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") &&
+      qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && !given(argc, argv, {"-platform"});
+  if (no_display && given(argc, argv, {"--screenshot", "--export"}))
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+  else if (no_display)
+    return fail(QStringLiteral("no display to open a window on (DISPLAY and WAYLAND_DISPLAY "
+                               "are not set); --screenshot and --export work without one"));
+  QApplication app(argc, argv);
+  name_application();
+  QCommandLineParser cli;
+  add_options(cli);
   cli.process(app);
   const QStringList files = cli.positionalArguments();
   if (files.size() > 1) return fail(QStringLiteral("one experiment at a time"));

@@ -128,7 +128,12 @@ void MainWindow::opened(const QString &location, const store::QueryResult &runs)
   emit databaseOpened();
   if (runs.rows.empty()) return;
   const QString first = QString::fromStdString(runs.rows.front().front().value_or(""));
-  runs_->chooseRun(wanted_run_.isEmpty() ? first : wanted_run_);
+  if (wanted_run_.isEmpty() || runs_->chooseRun(wanted_run_)) {
+    if (wanted_run_.isEmpty()) runs_->chooseRun(first);
+    return;
+  }
+  showError(tr("no run labelled '%1' in %2; showing %3").arg(wanted_run_, location, first));
+  runs_->chooseRun(first);
 }
 
 void MainWindow::runLoaded(const RunDataPtr &run) {

@@ -63,15 +63,16 @@ void RunsView::setAttributes(store::QueryResult attributes) {
   attributes_view_->resizeColumnsToContents();
 }
 
-void RunsView::chooseRun(const QString &label) {
+bool RunsView::chooseRun(const QString &label) {
   const int column = runs_.column("label");
   for (int r = 0; column >= 0 && r < runs_.rowCount(); ++r) {
     QModelIndex index = runs_.index(r, column);
     if (index.data().toString() != label) continue;
     runs_view_->selectRow(r);
     emit runChosen(label);
-    return;
+    return true;
   }
+  return false;
 }
 
 } // namespace idb::gui

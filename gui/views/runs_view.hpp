@@ -17,8 +17,9 @@ public:
 
   void setRuns(store::QueryResult runs);
   void setAttributes(store::QueryResult attributes);
-  // Selects the run with this label (a no-op when absent); emits runChosen.
-  void chooseRun(const QString &label);
+  // Selects the run with this label and emits runChosen; false (and nothing else) when no
+  // run has it.
+  bool chooseRun(const QString &label);
 
   TableModel &runs() { return runs_; }
   TableModel &attributes() { return attributes_; }

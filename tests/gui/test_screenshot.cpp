@@ -156,4 +156,45 @@ TEST(Screenshot, RefusesWhatItCannotDo) {
   EXPECT_EQ(r.code, 1);
   EXPECT_TRUE(r.err.contains("none.db")) << r.err.toStdString();
   EXPECT_FALSE(QFile::exists(out));
+  // A run the database does not hold: one line, exit 1 (it waited for ever before).
+  auto db = test::fresh_database();
+  store::load(*store::open(db->url()), test::gui_profile(), {"small-1", {}, {}});
+  r = run_gui({"--db", QString::fromStdString(db->url()), "--run", "nosuch", "--view", "tree",
+               "--screenshot", out});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_TRUE(r.err.contains("no run labelled 'nosuch'")) << r.err.toStdString();
+  EXPECT_FALSE(QFile::exists(out));
+}
+
+// Without a display: --help and --version answer, a screenshot renders offscreen by
+// itself, and a window is refused with the reason (Qt aborted in each case before).
+TEST(Screenshot, WorksWithoutADisplayWhereItCan) {
+  auto db = test::fresh_database();
+  store::load(*store::open(db->url()), test::gui_profile(), {"small-1", {}, {}});
+  test::TempDir dir;
+  const QString out = QString::fromStdString(dir.file("runs.png"));
+  auto bare = [](const QStringList &args) {
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    for (const char *name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"})
+      env.remove(QString::fromLatin1(name));
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral(IDB_GUI_EXE), args);
+    if (!p.waitForFinished(120000)) return std::make_pair(-1, QString());
+    return std::make_pair(p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+                          QString::fromUtf8(p.readAllStandardOutput() + p.readAllStandardError()));
+  };
+  auto [help_code, help] = bare({"--help"});
+  EXPECT_EQ(help_code, 0);
+  EXPECT_TRUE(help.contains("--screenshot")) << help.toStdString();
+  auto [version_code, version] = bare({"--version"});
+  EXPECT_EQ(version_code, 0);
+  EXPECT_TRUE(version.startsWith("idb-gui ")) << version.toStdString();
+  auto [shot_code, shot] =
+      bare({"--db", QString::fromStdString(db->url()), "--screenshot", out, "--view", "runs"});
+  EXPECT_EQ(shot_code, 0) << shot.toStdString();
+  EXPECT_EQ(QImage(out).size(), QSize(1280, 820));
+  auto [window_code, window] = bare({"--db", QString::fromStdString(db->url())});
+  EXPECT_EQ(window_code, 2);
+  EXPECT_TRUE(window.contains("no display")) << window.toStdString();
 }
