@@ -15,17 +15,17 @@ TreeData cfh_tree(const profile::Profile &profile, const profile::Cfh &cfh) {
   TreeData tree;
   tree.label_title = "probe";
   tree.columns = {{"count", Format::integer},
-                  {"inclusive s", Format::seconds},
-                  {"exclusive s", Format::seconds},
-                  {"corrected s", Format::seconds},
-                  {"wait s", Format::seconds_or_blank},
+                  {"inclusive", Format::seconds},
+                  {"exclusive", Format::seconds},
+                  {"corrected", Format::seconds},
+                  {"wait", Format::seconds_or_blank},
                   {"% of parent", Format::percent},
-                  {"CPU s", Format::seconds},
-                  {"noise s", Format::seconds},
+                  {"CPU", Format::seconds_or_blank},
+                  {"noise", Format::seconds},
                   {"untimed", Format::integer_or_blank},
-                  {"p50 s", Format::seconds_or_blank},
-                  {"p90 s", Format::seconds_or_blank},
-                  {"p99 s", Format::seconds_or_blank}};
+                  {"p50", Format::seconds_or_blank},
+                  {"p90", Format::seconds_or_blank},
+                  {"p99", Format::seconds_or_blank}};
   std::vector<analysis::TreeRow> rows = analysis::tree_rows(profile, cfh);
   std::unordered_map<std::uint32_t, std::uint32_t> row_of; // node → row
   tree.rows.reserve(rows.size());
@@ -40,6 +40,9 @@ TreeData cfh_tree(const profile::Profile &profile, const profile::Cfh &cfh) {
         r.percent_of_parent, r.cpu,       r.noise,     double(r.throttled), r.p50, r.p90, r.p99};
     row.key = r.probe;
     row.source = r.node;
+    // CPU time that was never measured (no CPU-timed activation) is blank, not 0.
+    if (r.node < cfh.nodes.size() && cfh.nodes[r.node].stats.cpu_count == 0)
+      row.values[6] = std::nan("");
     if (r.node < cfh.nodes.size() && !cfh.nodes[r.node].waits.empty()) {
       const profile::Node &n = cfh.nodes[r.node];
       row.values[kWaitColumn - 1] = profile::wait_seconds(n.waits);
@@ -71,8 +74,8 @@ std::vector<std::vector<std::string>> tree_export_rows(const TreeModel &model,
     row.inclusive = value(2);
     row.exclusive = value(3);
     row.corrected = value(4);
-    row.percent_of_parent = value(6); // 5: wait s, which the export does not have
-    row.cpu = value(7);
+    row.percent_of_parent = value(6);                // 5: wait s, which the export does not have
+    row.cpu = std::isnan(value(7)) ? 0.0 : value(7); // not measured: 0, as idb report writes
     row.noise = value(8);
     row.throttled = std::uint64_t(value(9));
     row.p50 = value(10);

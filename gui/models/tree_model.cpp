@@ -26,6 +26,13 @@ void TreeModel::setTree(TreeData tree) {
     tree_.rows[i].values.resize(tree_.columns.size());
     children_[p == kTreeTop ? n : p].push_back(std::uint32_t(i));
   }
+  units_.assign(tree_.columns.size(), {});
+  std::vector<double> column(n);
+  for (std::size_t c = 0; c < tree_.columns.size(); ++c) {
+    for (std::size_t i = 0; i < n; ++i)
+      column[i] = tree_.rows[i].values[c];
+    units_[c] = time_unit(column);
+  }
   updatePositions();
   endResetModel();
 }
@@ -93,8 +100,12 @@ QVariant TreeModel::data(const QModelIndex &index, int role) const {
   }
   const double v = row.values[std::size_t(c - 1)];
   switch (role) {
-  case Qt::DisplayRole:
-    return formatValue(v, tree_.columns[std::size_t(c - 1)].format);
+  case Qt::DisplayRole: {
+    const Format format = tree_.columns[std::size_t(c - 1)].format;
+    if (format != Format::seconds && format != Format::seconds_or_blank)
+      return formatValue(v, format);
+    return format_time(v, units_[std::size_t(c - 1)]);
+  }
   case kValueRole:
     return v;
   case Qt::TextAlignmentRole:
@@ -108,7 +119,13 @@ QVariant TreeModel::headerData(int section, Qt::Orientation orientation, int rol
   if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
   if (section == 0) return QString::fromStdString(tree_.label_title);
   if (section < 0 || section >= columnCount()) return {};
-  return QString::fromStdString(tree_.columns[std::size_t(section - 1)].title);
+  const TreeColumn &column = tree_.columns[std::size_t(section - 1)];
+  QString title = QString::fromStdString(column.title);
+  const QString &unit = units_[std::size_t(section - 1)].name;
+  if ((column.format == Format::seconds || column.format == Format::seconds_or_blank) &&
+      !unit.isEmpty())
+    title += QLatin1Char(' ') + unit;
+  return title;
 }
 
 void TreeModel::sortChildren(int column, Qt::SortOrder order) {
@@ -151,15 +168,17 @@ QModelIndexList TreeModel::hotPath() const {
 }
 
 QString formatValue(double value, Format format) {
+  if (std::isnan(value)) return {};
   switch (format) {
   case Format::integer:
-    return QString::number(qint64(value));
+    return format_count(value);
   case Format::integer_or_blank:
-    return value == 0 ? QString() : QString::number(qint64(value));
+    return value == 0 ? QString() : format_count(value);
   case Format::seconds:
-    return QString::number(value, 'g', 6);
-  case Format::seconds_or_blank:
-    return std::isnan(value) ? QString() : QString::number(value, 'g', 6);
+  case Format::seconds_or_blank: {
+    TimeUnit unit = time_unit({value});
+    return format_time(value, unit) + QLatin1Char(' ') + unit.name;
+  }
   case Format::percent:
     return QString::number(value, 'f', 1);
   }

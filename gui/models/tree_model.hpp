@@ -5,6 +5,7 @@
 // expand. The CFH tree is one TreeData (cfh_tree.hpp); so can others be.
 #pragma once
 
+#include "number_format.hpp"
 #include "roles.hpp"
 
 #include <QAbstractItemModel>
@@ -15,12 +16,14 @@
 
 namespace idb::gui {
 
-// integer_or_blank: an integer, shown blank when 0 (a count that most rows do not have).
-// How a column's values read; "_or_blank": 0 (integers) or NaN (seconds) shows as nothing.
+// How a column's values read (number_format.hpp): integers with thousands separators;
+// seconds in the column's unit (s, ms, µs, ns, named in its header after the title); a
+// percentage with one decimal. "_or_blank": 0 (integers) shows as nothing; NaN shows as
+// nothing in every format (what was not measured).
 enum class Format { integer, integer_or_blank, seconds, seconds_or_blank, percent };
 
 struct TreeColumn {
-  std::string title;
+  std::string title; // a seconds column's header adds its unit: "inclusive ms"
   Format format = Format::seconds;
 };
 
@@ -78,12 +81,14 @@ private:
   void updatePositions();
 
   TreeData tree_;
+  std::vector<TimeUnit> units_;                      // per column: the unit of a seconds column
   std::vector<std::vector<std::uint32_t>> children_; // per row; the last entry: top level
   std::vector<int> position_;                        // per row: its place among siblings
 };
 
-// A number as a cell shows it: integers in full, seconds with 6 significant digits,
-// percentages with one decimal.
+// A number as a cell outside a column of its kind shows it: integers with thousands
+// separators, seconds in their own unit with it ("12.35 ms"), percentages with one
+// decimal; blank as the format says.
 QString formatValue(double value, Format format);
 
 } // namespace idb::gui

@@ -27,8 +27,8 @@ void WaitPanel::setTable(const WaitTable &t) {
   title_->setText(t.title.empty() ? tr("Wait states: choose a node in the tree")
                                   : QString::fromStdString(t.title));
   // Short headers, so that the eight columns of a summary run fit beside the histogram.
-  QStringList headers = {tr("pattern"), tr("wait s"), tr("count"), tr("% node")};
-  if (t.spread) headers << tr("ranks") << tr("min s") << tr("max s") << tr("max rank");
+  QStringList headers = {tr("pattern"), tr("wait"), tr("count"), tr("% node")};
+  if (t.spread) headers << tr("ranks") << tr("min") << tr("max") << tr("max rank");
   table_->clear();
   table_->setColumnCount(int(headers.size()));
   table_->setHorizontalHeaderLabels(headers);

@@ -276,7 +276,7 @@ TEST_F(Flow, TintsNodesThatWaitedAndBreaksTheirWaitsDown) {
   QModelIndex exchange = tree->currentIndex(); // the hot path's leaf
   ASSERT_EQ(exchange.data().toString(), "exchange()");
   const int wait_column = gui::kWaitColumn;
-  ASSERT_EQ(view.model().headerData(wait_column, Qt::Horizontal).toString(), "wait s");
+  ASSERT_EQ(view.model().headerData(wait_column, Qt::Horizontal).toString(), "wait ms");
   // Both ranks merged: 0.25 s + 0.5 s of late sender and 0.05 s at the barrier, of 3 s.
   EXPECT_NEAR(exchange.siblingAtColumn(wait_column).data(gui::kValueRole).toDouble(), 0.80, 1e-9);
   EXPECT_TRUE(exchange.data(Qt::BackgroundRole).isValid());

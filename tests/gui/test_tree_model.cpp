@@ -46,7 +46,15 @@ TEST(TreeModel, ShowsTheCfhWithItsColumns) {
   EXPECT_NEAR(solve.siblingAtColumn(6).data(gui::kValueRole).toDouble(), 100.0 * 12 / 9, 1e-9);
   EXPECT_EQ(solve.data(gui::kKeyRole).toLongLong(), 2);
   EXPECT_EQ(model.parent(solve), main);
+  // Seconds in the column's unit, named in its header; CPU never measured is blank.
   EXPECT_EQ(model.headerData(2, Qt::Horizontal).toString(), "inclusive s");
+  EXPECT_EQ(cell(solve, 2), "12.00");
+  EXPECT_EQ(cell(solve, 7), "6.000");
+  p.cfhs[1].nodes[2].stats.cpu_count = 0;
+  p.cfhs[1].nodes[2].stats.cpu_sum = 0;
+  model.setTree(rank_tree(p, 1));
+  solve = model.index(0, 0, model.index(0, 0, model.index(0, 0)));
+  EXPECT_EQ(cell(solve, 7), "") << "no CPU-timed activation: blank, not 0";
 }
 
 TEST(TreeModel, ShowsAThrottledNodesUntimedActivations) {
