@@ -48,6 +48,8 @@ expect "push loop activations = 2 species x $steps steps x $ranks ranks" \
 # pow against mul in wall time, each run measured against itself: the push loop over the
 # deposit loop, which runs beside it every step and does not change with the kernel, so
 # whatever slowed the machine down during a run slows both. The median run of each kernel.
+# (About 2.1 at rest on two cores; 1.45 once with the suite's other job beside the four
+# ranks, hence a bound of 1.3: still far from the 1 of two equal kernels.)
 push_over_deposit() { # LABEL -> push / deposit inclusive time in that run
   query noise_share "run=$1" | awk -F'\t' '$2 ~ /loop in .*push/ { p += $4 }
     $2 ~ /loop in .*deposit/ { d += $4 } END { if (p > 0 && d > 0) printf "%.17g\n", p / d }'
@@ -55,7 +57,7 @@ push_over_deposit() { # LABEL -> push / deposit inclusive time in that run
 median3() { sort -g | sed -n 2p; }
 pow=$(for i in 1 2 3; do push_over_deposit "pic-pow-$i"; done | median3)
 mul=$(for i in 1 2 3; do push_over_deposit "pic-mul-$i"; done | median3)
-expect "push over deposit time, median run: pow's is far above mul's" "$pow / $mul > 1.5"
+expect "push over deposit time, median run: pow's is far above mul's" "$pow / $mul > 1.3"
 
 # COALESCE of the pow runs: all three, and the pooled activations of all. (The probe is
 # named by its description, as a user would name it.)
