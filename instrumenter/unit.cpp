@@ -178,7 +178,9 @@ private:
   // includes, and its probes are skipped with the reason. When any header got a probe,
   // every other user header is copied as well, so that a copy's own directives find what
   // the original's found: each directive between copies names the copy, and a quoted one
-  // from a copy to a header that is not copied names that header by its full path.
+  // from a copy to a user header that stays original names that header by its full path
+  // (never a system header's: named by a full path, it would no longer be one, and its
+  // warnings would show).
   void plan_copies() {
     const SourceManager &sm = ast_.getSourceManager();
     const IncludeGraph &graph = *headers_.graph;
@@ -256,7 +258,7 @@ private:
       std::string name;
       if (auto target = copies.find(inc.target); target != copies.end())
         name = target->second->copy_path;
-      else if (from != main_ && quoted(inc))
+      else if (from != main_ && quoted(inc) && user_header(inc.target))
         name = inc.target->tryGetRealPathName().str();
       if (name.empty()) continue;
       unsigned begin = sm.getFileOffset(inc.name.getBegin());
