@@ -149,19 +149,14 @@ std::string tree_text(const profile::Profile &run, const Options &o, std::string
     if (trees.empty()) error = "run '" + o.text + "' has no CFH to export";
     return error.empty() ? analysis::hatchet_literal(run, trees) : "";
   }
-  std::vector<const profile::Cfh *> chosen;
-  for (const profile::Cfh &cfh : run.cfhs)
-    if (o.cfh.empty() ? !cfh.named : cfh.named && cfh.name == o.cfh) chosen.push_back(&cfh);
-  if (chosen.empty()) {
-    error = o.cfh.empty() ? "run '" + o.text + "' has no thread CFH to export"
-                          : "run '" + o.text + "' has no CFH named '" + o.cfh + "'";
-    return "";
-  }
-  if (chosen.size() == 1 && chosen[0]->summary)
-    return analysis::folded_stacks(run, *chosen[0], o.cfh.empty());
-  if (!o.cfh.empty()) return analysis::folded_stacks(run, analysis::merge_cfhs(chosen), false);
-  analysis::ThreadGrafts grafts = analysis::graft_threads(chosen);
-  return analysis::folded_stacks(run, analysis::merge_cfhs(grafts.cfhs), true);
+  // The threads' tree or the named CFH's of the run as a whole, without a named root's own
+  // time (its object's life).
+  for (const analysis::Tree &tree : analysis::aggregate_trees(run))
+    if (o.cfh.empty() ? !tree.cfh.named : tree.cfh.named && tree.cfh.name == o.cfh)
+      return analysis::folded_stacks(run, tree.cfh, !tree.cfh.named);
+  error = o.cfh.empty() ? "run '" + o.text + "' has no thread CFH to export"
+                        : "run '" + o.text + "' has no CFH named '" + o.cfh + "'";
+  return "";
 }
 
 } // namespace

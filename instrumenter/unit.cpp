@@ -35,6 +35,15 @@ std::string no_probes_reason(const FunctionDecl &fd, bool cxx) {
   return "";
 }
 
+// A header path as candidates and messages name it: lexically normal, without a leading
+// "./".
+std::string header_name(const std::string &path) {
+  std::string name = std::filesystem::path(path).lexically_normal().string();
+  while (name.rfind("./", 0) == 0)
+    name.erase(0, 2);
+  return name.empty() ? path : name;
+}
+
 bool under(const std::string &path, const std::string &folder) {
   if (folder.empty() || path.compare(0, folder.size(), folder) != 0) return false;
   return path.size() == folder.size() || folder.back() == '/' || path[folder.size()] == '/';
@@ -47,6 +56,7 @@ public:
       : ast_(ast), sel_(sel), apply_(apply), keep_columns_(keep_columns), headers_(headers) {
     const SourceManager &sm = ast.getSourceManager();
     FileState &main = files_[sm.getMainFileID()];
+    main.fid = sm.getMainFileID();
     main.path = file;
     main.text = sm.getBufferData(sm.getMainFileID()).str();
     main_ = &main;
@@ -88,6 +98,7 @@ public:
 
 private:
   struct FileState {
+    FileID fid;
     std::string path; // as given (main) or as the preprocessor named it (header)
     std::string text;
     std::vector<Candidate> candidates;
@@ -136,6 +147,7 @@ private:
     llvm::StringRef text = sm.getBufferData(fid, &invalid);
     if (invalid) return nullptr;
     FileState &state = files_[fid];
+    state.fid = fid;
     state.path = name;
     state.text = text.str();
     return &state;
@@ -147,8 +159,7 @@ private:
     ctx.ast = &ast_;
     ctx.file = &state.path;
     ctx.text = &state.text;
-    ctx.fid = ast_.getSourceManager().getFileID(
-        ast_.getSourceManager().getExpansionLoc(fd.getBeginLoc()));
+    ctx.fid = state.fid;
     ctx.signature = fd.getQualifiedNameAsString() + " " + fd.getType().getAsString();
     ctx.name = readable_name(fd);
     ctx.scan = scan_function(fd);
@@ -198,24 +209,21 @@ private:
         why = "included from the command line";
       else if (sm.isInSystemHeader(sm.getLocForStartOfFile(inc.from)))
         why = "included by a system header";
-      else if (!plain_name(inc))
+      else if (!name_delimiter(inc))
         why = "included through a macro";
       if (!why.empty()) kept.emplace(inc.target, why);
       // A copy would search from the wrong folder: #include_next continues the search
       // after the folder the header was found in.
       if (from && inc.next) kept.emplace(from, "uses #include_next");
     }
-    // So would __has_include("x.h") in a copy, for a header beside the original.
-    for (const auto &inc : graph.inclusions) {
-      if (kept.count(inc.target) || !user_header(inc.target)) continue;
-      FileID fid = sm.translateFile(inc.target);
-      bool invalid = false;
-      llvm::StringRef text = fid.isValid() ? sm.getBufferData(fid, &invalid) : "";
-      if (!invalid && text.contains("__has_include"))
-        kept.emplace(inc.target, "uses __has_include");
-    }
-    for (const auto &[entry, count] : graph.entered)
+    for (const auto &[entry, count] : graph.entered) {
       if (count > 1) kept.emplace(entry, "included more than once");
+      if (kept.count(entry) || !user_header(entry)) continue;
+      // So would __has_include("x.h") in a copy, for a header beside the original.
+      bool invalid = false;
+      llvm::StringRef text = sm.getBufferData(sm.translateFile(entry), &invalid);
+      if (!invalid && text.contains("__has_include")) kept.emplace(entry, "uses __has_include");
+    }
     for (std::vector<const FileEntry *> todo = keys(kept); !todo.empty();) {
       const FileEntry *entry = todo.back();
       todo.pop_back();
@@ -242,6 +250,7 @@ private:
       if (fid.isInvalid()) continue;
       FileState &state = files_[fid];
       if (state.path.empty()) { // a header without functions of its own
+        state.fid = fid;
         state.path = header_name(inc.target->getName().str());
         state.text = sm.getBufferData(fid).str();
       }
@@ -254,11 +263,13 @@ private:
       const FileEntry *from_entry = inc.from.isValid() ? sm.getFileEntryForID(inc.from) : nullptr;
       FileState *from = inc.from == sm.getMainFileID() ? main_ : nullptr;
       if (auto it = copies.find(from_entry); !from && it != copies.end()) from = it->second;
-      if (!from || !plain_name(inc)) continue;
+      if (!from) continue;
+      const char delimiter = name_delimiter(inc);
+      if (!delimiter) continue;
       std::string name;
       if (auto target = copies.find(inc.target); target != copies.end())
         name = target->second->copy_path;
-      else if (from != main_ && quoted(inc) && user_header(inc.target))
+      else if (from != main_ && delimiter == '"' && user_header(inc.target))
         name = inc.target->tryGetRealPathName().str();
       if (name.empty()) continue;
       unsigned begin = sm.getFileOffset(inc.name.getBegin());
@@ -286,24 +297,19 @@ private:
         [&](const std::string &folder) { return under(real, folder) || under(name, folder); });
   }
 
-  // Whether a directive names its header in quotes: a search that starts in the folder of
-  // the file holding it, which a copy in another folder would not find.
-  bool quoted(const IncludeGraph::Inclusion &inc) const {
-    bool invalid = false;
-    const char *at = ast_.getSourceManager().getCharacterData(inc.name.getBegin(), &invalid);
-    return !invalid && *at == '"';
-  }
-
-  // Whether a directive's file name is written in its file as "name" or <name>.
-  bool plain_name(const IncludeGraph::Inclusion &inc) const {
+  // How a directive's file name is written in its file: '"' ("name", a search that starts
+  // in the folder of the file holding it, which a copy in another folder would not
+  // find), '<' (<name>), or 0 when it is not written there plainly (a macro's).
+  char name_delimiter(const IncludeGraph::Inclusion &inc) const {
     const SourceManager &sm = ast_.getSourceManager();
     SourceLocation begin = inc.name.getBegin(), end = inc.name.getEnd();
     if (!inc.name.isCharRange() || begin.isMacroID() || end.isMacroID() ||
         sm.getFileID(begin) != inc.from || sm.getFileID(end) != inc.from)
-      return false;
+      return 0;
     bool invalid = false;
     const char *at = sm.getCharacterData(begin, &invalid);
-    return !invalid && (*at == '"' || *at == '<');
+    if (invalid || (*at != '"' && *at != '<')) return 0;
+    return *at;
   }
 
   static void skip_probes(FileState &state, const std::string &why) {
@@ -347,13 +353,6 @@ private:
 };
 
 } // namespace
-
-std::string header_name(const std::string &path) {
-  std::string name = std::filesystem::path(path).lexically_normal().string();
-  while (name.rfind("./", 0) == 0)
-    name.erase(0, 2);
-  return name.empty() ? path : name;
-}
 
 FileResult instrument_unit(ASTContext &ast, const std::string &file, const Selection &selection,
                            bool apply, bool keep_columns, const HeaderOptions &headers) {

@@ -48,8 +48,4 @@ FileResult instrument_unit(clang::ASTContext &ast, const std::string &file,
                            const Selection &selection, bool apply, bool keep_columns = false,
                            const HeaderOptions &headers = {});
 
-// A header path as candidates and messages name it: lexically normal, without a leading
-// "./". Pure function.
-std::string header_name(const std::string &path);
-
 } // namespace idb::instr

@@ -20,6 +20,7 @@
 #include <fstream>
 #include <ostream>
 #include <sstream>
+#include <string_view>
 #include <unistd.h>
 
 namespace idb::instr {
@@ -39,14 +40,12 @@ std::vector<std::string> instrumented_flags(const RuntimePaths &runtime) {
 std::vector<std::string> own_include_dirs(const std::vector<std::string> &flags) {
   std::vector<std::string> dirs;
   for (std::size_t i = 0; i < flags.size(); ++i)
-    for (const char *option : {"-I", "-isystem", "-iquote", "-idirafter"}) {
-      std::string o = option;
-      if (flags[i] == o && i + 1 < flags.size())
+    for (std::string_view option : {"-I", "-isystem", "-iquote", "-idirafter"}) {
+      if (flags[i].rfind(option, 0) != 0) continue;
+      if (flags[i].size() > option.size())
+        dirs.push_back(flags[i].substr(option.size()));
+      else if (i + 1 < flags.size())
         dirs.push_back(flags[++i]);
-      else if (flags[i].size() > o.size() && flags[i].rfind(o, 0) == 0)
-        dirs.push_back(flags[i].substr(o.size()));
-      else
-        continue;
       break;
     }
   return dirs;
@@ -203,7 +202,8 @@ std::string instrument_source(const CompileLine::Source &source, const std::stri
   }
   std::ostringstream text;
   text << in.rdbuf();
-  std::vector<std::string> flags = instrumented_flags(runtime_paths());
+  const RuntimePaths runtime = runtime_paths();
+  std::vector<std::string> flags = instrumented_flags(runtime);
   flags.insert(flags.end(), line.parse_flags.begin(), line.parse_flags.end());
   for (const auto &dir : compiler_include_dirs(compiler, source.cxx, line.parse_flags))
     flags.insert(flags.end(), {"-idirafter", dir});
@@ -216,7 +216,7 @@ std::string instrument_source(const CompileLine::Source &source, const std::stri
   // through `-iquote .`, it would be `./x.h` (in messages and in `__FILE__`). Copies,
   // named by their `#line`, keep the name.
   headers.copy_all = fs::path(source.path).parent_path().empty();
-  headers.excluded = foreign_header_folders(runtime_paths());
+  headers.excluded = foreign_header_folders(runtime);
   result = run_on_text(text.str(), source.path, flags, sel, true, true, headers);
   if (!result.error.empty()) {
     error = result.error;

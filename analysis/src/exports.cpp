@@ -1,6 +1,7 @@
 // Collapsed stacks and Hatchet's literal format (exports.hpp).
 #include "idb/analysis/exports.hpp"
 
+#include "idb/probe.h"
 #include "idb/tree.hpp"
 
 #include <algorithm>
@@ -11,21 +12,14 @@ namespace idb::analysis {
 
 namespace {
 
-std::vector<std::vector<std::uint32_t>> children_of(const profile::Cfh &cfh) {
-  std::vector<std::vector<std::uint32_t>> children(cfh.nodes.size());
-  for (std::uint32_t i = 1; i < cfh.nodes.size(); ++i)
-    children[cfh.nodes[i].parent].push_back(i);
-  return children;
-}
-
 const char *frame_type(const profile::Probe *probe) {
   if (!probe) return "function";
   switch (probe->kind) {
-  case 2:
+  case IDB_LOOP:
     return "loop";
-  case 3:
+  case IDB_CALL:
     return "call";
-  case 4:
+  case IDB_COMM:
     return "comm";
   default:
     return "function";
@@ -38,7 +32,7 @@ void hatchet_tree(const profile::Profile &run, const Tree &tree, std::uint64_t &
   const profile::Cfh &cfh = tree.cfh;
   std::vector<profile::NodeTimes> times = profile::node_times(cfh);
   std::vector<double> own = corrected_exclusive(cfh);
-  auto children = children_of(cfh);
+  auto children = profile::children_of(cfh);
   // Depth first, iteratively: an entry opens a node (after a comma when it is not its
   // parent's first child) or closes one.
   struct Step {
@@ -128,7 +122,7 @@ std::string folded_stacks(const profile::Profile &run, const profile::Cfh &cfh, 
   std::string out;
   if (cfh.nodes.empty()) return out;
   std::vector<double> own = corrected_exclusive(cfh);
-  auto children = children_of(cfh);
+  auto children = profile::children_of(cfh);
   std::vector<std::pair<std::uint32_t, std::string>> stack{{0, ""}};
   while (!stack.empty()) {
     auto [i, prefix] = stack.back();

@@ -28,13 +28,6 @@ void add_counters(profile::Cfh &into, const profile::Cfh &from) {
   into.depth_overflow += from.depth_overflow;
 }
 
-std::vector<std::vector<std::uint32_t>> children_of(const profile::Cfh &cfh) {
-  std::vector<std::vector<std::uint32_t>> children(cfh.nodes.size());
-  for (std::uint32_t i = 1; i < cfh.nodes.size(); ++i)
-    children[cfh.nodes[i].parent].push_back(i);
-  return children;
-}
-
 // A thread's CFH with its top-level subtrees placed where the rank's first thread ran the
 // same probe (graft_threads); `master` gets the time placed below each of its nodes.
 struct Grafted {
@@ -42,7 +35,7 @@ struct Grafted {
   std::size_t placed = 0; // top-level subtrees moved
 };
 
-// The path of probes from the root (excluded) down to `node` (included).
+// The path of probes from the root (excluded) down to `node` (included; none for the root).
 std::vector<std::int32_t> probe_path(const profile::Cfh &cfh, std::uint32_t node) {
   std::vector<std::int32_t> path;
   for (std::uint32_t i = node; i != 0; i = cfh.nodes[i].parent)
@@ -63,45 +56,41 @@ Grafted graft_thread(profile::Cfh &master, const profile::Cfh &worker) {
   std::unordered_map<std::int32_t, std::vector<std::uint32_t>> where;
   for (std::uint32_t i = 1; i < master.nodes.size(); ++i)
     where[master.nodes[i].probe].push_back(i);
-  auto children = children_of(worker);
+  auto children = profile::children_of(worker);
   profile::Cfh &cfh = out.cfh;
   cfh.nodes.assign(1, worker.nodes[0]);
+  cfh.spread.clear(); // both index the worker's nodes in their old order
+  cfh.dynamics.clear();
   std::vector<std::uint32_t> image(worker.nodes.size(), 0);
   for (std::uint32_t top : children[0]) {
-    auto found = where.find(worker.nodes[top].probe);
-    std::uint32_t parent = 0;
+    const profile::Node &head = worker.nodes[top];
+    auto found = where.find(head.probe);
+    image[0] = 0; // the subtree's parent: the root, or the last step placed below
     if (found != where.end() && found->second.size() == 1) {
-      std::uint32_t at = found->second.front();
-      std::vector<std::int32_t> path = probe_path(master, at);
-      path.pop_back();
+      std::uint32_t above = master.nodes[found->second.front()].parent;
+      std::vector<std::int32_t> path = probe_path(master, above);
       if (!path.empty()) ++out.placed; // else it is at the top in both
       for (std::int32_t probe : path) {
-        profile::Node step{parent, probe, {}, {}, {}};
+        profile::Node step{image[0], probe, {}, {}, {}};
         idb_stats_clear(&step.stats);
         cfh.nodes.push_back(step);
-        parent = std::uint32_t(cfh.nodes.size() - 1);
+        image[0] = std::uint32_t(cfh.nodes.size() - 1);
       }
-      for (std::uint32_t a = master.nodes[at].parent; a != 0; a = master.nodes[a].parent)
-        if (worker.nodes[top].stats.count > 0)
-          master.nodes[a].stats.sum += worker.nodes[top].stats.sum;
+      for (std::uint32_t a = above; a != 0 && head.stats.count > 0; a = master.nodes[a].parent)
+        master.nodes[a].stats.sum += head.stats.sum;
     }
     // The subtree in depth-first order keeps parents before children.
-    std::vector<std::uint32_t> stack{top};
-    image[top] = 0;
-    bool first = true;
-    while (!stack.empty()) {
+    for (std::vector<std::uint32_t> stack{top}; !stack.empty();) {
       std::uint32_t i = stack.back();
       stack.pop_back();
       profile::Node node = worker.nodes[i];
-      node.parent = first ? parent : image[worker.nodes[i].parent];
-      first = false;
+      node.parent = image[node.parent];
       cfh.nodes.push_back(node);
       image[i] = std::uint32_t(cfh.nodes.size() - 1);
       for (auto it = children[i].rbegin(); it != children[i].rend(); ++it)
         stack.push_back(*it);
     }
   }
-  cfh.dynamics.clear();
   return out;
 }
 
@@ -231,7 +220,7 @@ std::vector<TreeRow> tree_rows(const profile::Profile &run, const profile::Cfh &
   std::vector<TreeRow> rows;
   if (cfh.nodes.empty()) return rows;
   std::vector<profile::NodeTimes> times = profile::node_times(cfh);
-  auto children = children_of(cfh);
+  auto children = profile::children_of(cfh);
   rows.reserve(cfh.nodes.size());
   std::vector<std::string> paths(cfh.nodes.size());
   // Depth first, iteratively: a CFH may be thousands deep.
@@ -271,7 +260,7 @@ std::vector<std::uint32_t> hot_path(const profile::Cfh &cfh) {
   std::vector<std::uint32_t> path;
   if (cfh.nodes.empty()) return path;
   std::vector<profile::NodeTimes> times = profile::node_times(cfh);
-  auto children = children_of(cfh);
+  auto children = profile::children_of(cfh);
   for (std::uint32_t at = 0;;) {
     path.push_back(at);
     if (children[at].empty()) return path;

@@ -10,14 +10,14 @@
 
 namespace idb::profile {
 
-namespace {
-
 std::vector<std::vector<std::uint32_t>> children_of(const Cfh &cfh) {
   std::vector<std::vector<std::uint32_t>> children(cfh.nodes.size());
   for (std::uint32_t i = 1; i < cfh.nodes.size(); ++i)
     children[cfh.nodes[i].parent].push_back(i);
   return children;
 }
+
+namespace {
 
 // `v` with `decimals` digits after the point, as printf's "%.Nf" writes it (both round
 // exactly), but several times faster: a large report formats millions of cells.

@@ -132,6 +132,13 @@ if [[ $kind == make-c ]]; then
   grep -q $'\tLOOP\tplaced\tsub/a.h\t4\ttotal\t' "$work/hdr/m.tsv" &&
     grep -q $'\tLOOP\tskipped: in a header that cannot be replaced: uses #include_next\tsys/ov/stdlib.h\t4\tspread\t' "$work/hdr/m.tsv" ||
     { echo "m.tsv:"; cat "$work/hdr/m.tsv"; exit 1; }
+  # A header that asks __has_include stays original too (from a copy, "x.h" beside it
+  # would not be found).
+  printf '#if __has_include("none.h")\n#endif\nstatic inline int cube(int n) {\n  int s = 0;\n  for (int i = 0; i < n; i++)\n    s += i * i * i;\n  return s;\n}\n' >"$work/hdr/sub/h.h"
+  printf '#include "sub/h.h"\nint f(void);\nint f(void) { return cube(3); }\n' >"$work/hdr/h.c"
+  (cd "$work/hdr" && IDB_CANDIDATES=h.tsv "$idb_cc" gcc -Wall -Werror -c h.c -o h.o)
+  grep -q $'\tLOOP\tskipped: in a header that cannot be replaced: uses __has_include\tsub/h.h\t5\tcube\t' "$work/hdr/h.tsv" ||
+    { echo "h.tsv:"; cat "$work/hdr/h.tsv"; exit 1; }
   "$paths" "$work/hdr/m.idbprof" | grep -q 'main(...) \[m.c:6\];total(...) \[a.h:2\];for loop in total \[a.h:4\] 1' ||
     { echo "m's tree:"; "$paths" "$work/hdr/m.idbprof"; exit 1; }
   # A build that preprocesses a source itself and compiles the result (`cc -E x.c > x.2.c`,

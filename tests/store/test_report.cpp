@@ -135,6 +135,16 @@ TEST_F(IdbReport, ExportWritesARunsTreesAsFoldedStacksAndHatchetTrees) {
   EXPECT_EQ("idb export: --cfh goes with --format folded (hatchet writes every CFH)\n", mixed.err);
   RunResult rank = idb({"export", "smoke", "--db", db, "--rank", "0"});
   EXPECT_EQ(2, rank.status);
+  EXPECT_EQ("idb export: --rank, --cfh and --aggregate go with --format folded or hatchet\n",
+            rank.err);
+  RunResult badrank = idb({"export", "smoke", "--db", db, "--format", "folded", "--rank", "x"});
+  EXPECT_EQ("idb export: --rank takes a rank number, 0 or more\n", badrank.err);
+  RunResult param = idb({"export", "smoke", "--db", db, "--format", "folded", "--param", "a=b"});
+  EXPECT_EQ("idb export: --param goes with a query, not with --format folded or hatchet\n",
+            param.err);
+  RunResult merged = idb({"export", "smoke", "--db", db, "--format", "folded", "--aggregate"});
+  EXPECT_EQ(2, merged.status);
+  EXPECT_NE(std::string::npos, merged.err.find("--aggregate goes with --format hatchet"));
   RunResult format = idb({"export", "smoke", "--db", db, "--format", "svg"});
   EXPECT_EQ("idb export: --format takes csv, json, folded or hatchet\n", format.err);
 }

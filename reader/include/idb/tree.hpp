@@ -27,6 +27,9 @@ struct NodeTimes {
 // One entry per node of `cfh`, in node order.
 std::vector<NodeTimes> node_times(const Cfh &cfh);
 
+// Each node's children (node indices, in node order); one entry per node.
+std::vector<std::vector<std::uint32_t>> children_of(const Cfh &cfh);
+
 // The probe's description, or "#id" when the profile has none.
 std::string probe_label(const Profile &profile, std::int32_t probe);
 
