@@ -4,6 +4,7 @@
 # SQLite database, and two experiment files over them (COALESCE of the 2-thread runs,
 # COMPARE of 2 against 4 threads); and examples/balance built through idb-cc and run once
 # on 4 ranks under mpirun (the master distributing the tasks), for the tree's wait states;
+# examples/smvp the same way, for the flame graph;
 # and examples/heat built with its time-step loop dynamic (examples/heat/dynamic.sel) and
 # run once on 4 ranks, for the Iterations view.
 # Offscreen; needs the build's idb, jacobi, idb-cc and idb-gui, and mpicc.
@@ -35,6 +36,12 @@ root=$PWD bin=$(cd "$build" && pwd)
 "$build/cli/idb" run -n 4 --mpirun-arg --oversubscribe --db "$db" --label balance-master \
   -- "$work/balance/balance" master 400 40000 >/dev/null
 
+mkdir "$work/smvp"
+(cd "$work/smvp" && make -s -f "$root/examples/smvp/Makefile" \
+  CC="$bin/instrumenter/idb-cc mpicc" >/dev/null)
+"$build/cli/idb" run -n 4 --mpirun-arg --oversubscribe --db "$db" --label smvp \
+  -- "$work/smvp/smvp" 400 400 300 >/dev/null
+
 mkdir "$work/heat"
 (cd "$work/heat" && IDB_SELECTION_FILE=$root/examples/heat/dynamic.sel \
   make -s -f "$root/examples/heat/Makefile" CC="$bin/instrumenter/idb-cc mpicc" >/dev/null)
@@ -62,6 +69,8 @@ EDF
 mkdir -p "$images"
 "$build/gui/idb-gui" --db "$db" --run balance-master --screenshot "$images/tree-waits.png" \
   --view tree --node MPI_Recv 2>/dev/null
+"$build/gui/idb-gui" --db "$db" --run smvp --screenshot "$images/flame.png" \
+  --view flame --node "power_iteration" 2>/dev/null
 "$build/gui/idb-gui" --db "$db" --run heat --screenshot "$images/iterations.png" \
   --view iterations --node "for loop in sweep" 2>/dev/null
 for view in runs chart tree sql; do

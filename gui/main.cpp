@@ -1,10 +1,11 @@
 // idb-gui: the Qt front end. `idb-gui` asks for a database; `idb-gui --db URL` opens one
 // (a SQLite path or a postgresql:// URL, the password from PGPASSWORD or ~/.pgpass);
 // `idb-gui [--db URL] FILE.edf` opens an experiment (--db overrides the file's database);
-// `--screenshot OUT.png --view runs|tree|chart|sql|iterations|coalesce|compare` renders a view
-// offscreen and exits; `--export OUT.csv` instead writes the rows the view shows (the
-// tree: the run as a whole, as `idb report --aggregate --format csv`) and exits. Both work
-// without a display, as do --help and --version.
+// `--screenshot OUT.png --view runs|tree|flame|chart|sql|iterations|coalesce|compare`
+// renders a view offscreen and exits; `--export OUT.csv` instead writes the rows the view
+// shows (the tree: the run as a whole, as `idb report --aggregate --format csv`; the flame
+// graph: folded stacks, as `idb export RUN --format folded`) and exits. Both work without
+// a display, as do --help and --version.
 #include "main_window.hpp"
 #include "screenshot.hpp"
 
@@ -46,18 +47,19 @@ void add_options(QCommandLineParser &cli) {
        {"run", "The run to show first (default: the first).", "LABEL"},
        {"screenshot", "Render --view to this PNG offscreen and exit.", "OUT.png"},
        {"view",
-        "What --screenshot or --export shows: runs, chart, tree, sql, iterations, coalesce or "
-        "compare.",
+        "What --screenshot or --export shows: runs, chart, tree, flame, sql, iterations, "
+        "coalesce or compare.",
         "NAME", "runs"},
        {"query", "The canned query of --view sql.", "NAME", "hottest_procedures"},
        {"node",
-        "The node --view tree chooses, or the probe --view iterations shows: the "
-        "first whose label starts with LABEL (default: the hot path's leaf; the "
-        "dynamic probe).",
+        "The node --view tree chooses or --view flame zooms into, or the probe --view "
+        "iterations shows: the first whose label starts with LABEL (default: the hot "
+        "path's leaf; the whole tree; the dynamic probe).",
         "LABEL"},
        {"export",
         "Write the rows --view shows to this CSV offscreen and exit (tree: every "
-        "tree of the run as a whole, as idb report --aggregate --format csv).",
+        "tree of the run as a whole, as idb report --aggregate --format csv; flame: "
+        "folded stacks, as idb export --format folded).",
         "OUT.csv"}});
   cli.addPositionalArgument("FILE.edf", "An experiment definition file to open.", "[FILE.edf]");
 }
@@ -92,10 +94,10 @@ int main(int argc, char **argv) {
   const QString edf = files.value(0);
   const QString view = cli.value("view");
   if (!idb::gui::knownView(view))
-    return fail(QStringLiteral(
-                    "--view must be runs, chart, tree, sql, iterations, coalesce or compare, not "
-                    "'%1'")
-                    .arg(view));
+    return fail(
+        QStringLiteral("--view must be runs, chart, tree, flame, sql, iterations, coalesce or "
+                       "compare, not '%1'")
+            .arg(view));
   const bool experiment_view = idb::gui::experimentView(view);
 
   if (cli.isSet("export") && cli.isSet("screenshot"))

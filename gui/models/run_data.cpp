@@ -81,6 +81,34 @@ RunData summarize_run(std::string label, profile::Profile profile, store::QueryR
   return run;
 }
 
+std::vector<TreeChoice> tree_choices(const RunData &run) {
+  std::vector<TreeChoice> choices;
+  for (std::size_t i = 0; i < run.whole.size(); ++i)
+    choices.push_back(
+        {run.complete
+             ? run.whole[i].title
+             : "rank " + std::to_string(run.summary.ranks.empty() ? 0 : run.summary.ranks.front()) +
+                   " (reading the other ranks…): " + run.whole[i].title,
+         -1 - int(i)});
+  for (std::size_t i = 0; i < run.profile.cfhs.size(); ++i)
+    choices.push_back({analysis::cfh_title(run.profile.cfhs[i]), int(i)});
+  return choices;
+}
+
+const profile::Cfh *chosen_tree(const RunData &run, int index, std::string *title) {
+  if (index < 0 && std::size_t(-1 - index) < run.whole.size()) {
+    const analysis::Tree &tree = run.whole[std::size_t(-1 - index)];
+    if (title) *title = tree.title;
+    return &tree.cfh;
+  }
+  if (index >= 0 && std::size_t(index) < run.profile.cfhs.size()) {
+    const profile::Cfh &cfh = run.profile.cfhs[std::size_t(index)];
+    if (title) *title = analysis::cfh_title(cfh);
+    return &cfh;
+  }
+  return nullptr;
+}
+
 store::QueryResult probe_rows(const RunData &run, std::int32_t probe) {
   store::QueryResult t;
   t.columns = {"rank", "thread", "cfh",  "node", "parent probe", "count", "total",

@@ -64,6 +64,18 @@ struct RunData {
   store::QueryResult attributes; // key, value
 };
 
+// The trees a run offers, as the tree and flame views list them: first the run as a
+// whole (RunData::whole; index -1 - i for its tree i), then each CFH of the profile
+// (index i). Titled by the trees' own titles; while the run is incomplete, the whole
+// trees' titles say which rank they hold.
+struct TreeChoice {
+  std::string title;
+  int index = 0;
+};
+std::vector<TreeChoice> tree_choices(const RunData &run);
+// The CFH a choice's index names, and its title; nullptr when there is none.
+const profile::Cfh *chosen_tree(const RunData &run, int index, std::string *title = nullptr);
+
 // Everything above from a profile read back by store::read_run. Never throws except
 // std::bad_alloc; thread-safe (touches nothing shared).
 RunData summarize_run(std::string label, profile::Profile profile, store::QueryResult attributes);

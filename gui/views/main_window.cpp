@@ -5,6 +5,8 @@
 #include "connection.hpp"
 #include "csv.hpp"
 
+#include "idb/analysis/exports.hpp"
+
 #include <QApplication>
 #include <QDockWidget>
 #include <QFileDialog>
@@ -23,6 +25,7 @@ MainWindow::MainWindow(QSettings &settings, QWidget *parent)
       tabs_(new QTabWidget(this)), runs_(new RunsView(this)), chart_(new ChartView(this)),
       tree_(new CfhTreeView(this)), console_(new SqlConsole(this)),
       experiment_(new ExperimentView(this)), dynamics_(new DynamicsView(this)),
+      flame_(new FlameView(this)),
       probe_title_(new QLabel(tr("Click a probe in the chart, legend or tree to see its rows."))) {
   setWindowTitle(QStringLiteral("IDB"));
   banner_->setStyleSheet(QStringLiteral("background:#fde2e1;color:#8a1c1c;padding:4px"));
@@ -32,6 +35,7 @@ MainWindow::MainWindow(QSettings &settings, QWidget *parent)
   tabs_->addTab(runs_, tr("Runs"));
   tabs_->addTab(chart_, tr("Chart"));
   tabs_->addTab(tree_, tr("Tree"));
+  tabs_->addTab(flame_, tr("Flame graph"));
   tabs_->addTab(console_, tr("SQL"));
   tabs_->addTab(experiment_, tr("Experiment"));
   tabs_->addTab(dynamics_, tr("Iterations"));
@@ -68,6 +72,7 @@ void MainWindow::makeMenus() {
   file->addAction(tr("Export chart as &PNG…"), this, [this] { exportChart(false); });
   file->addAction(tr("Export chart as &SVG…"), this, [this] { exportChart(true); });
   file->addAction(tr("Export table as &CSV…"), this, &MainWindow::exportTable);
+  file->addAction(tr("Export flame graph as &folded stacks…"), this, &MainWindow::exportFolded);
   file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::quit);
   QMenu *view = menuBar()->addMenu(tr("&View"));
@@ -108,6 +113,7 @@ void MainWindow::wire() {
   connect(console_, &SqlConsole::error, this, &MainWindow::showError);
   connect(chart_, &ChartView::probeClicked, this, &MainWindow::showProbe);
   connect(tree_, &CfhTreeView::probeClicked, this, &MainWindow::showProbe);
+  connect(flame_, &FlameView::probeClicked, this, &MainWindow::showProbe);
 }
 
 void MainWindow::openDatabase(const QString &url, const QString &run) {
@@ -142,6 +148,7 @@ void MainWindow::runLoaded(const RunDataPtr &run) {
   chart_->setRun(run);
   tree_->setRun(run);
   dynamics_->setRun(run);
+  flame_->setRun(run);
   console_->setRun(run);
   probe_rows_.setTable({});
   const QString label = QString::fromStdString(run->label);
@@ -166,7 +173,7 @@ void MainWindow::openExperiment(const QString &path, const QString &override) {
 }
 
 void MainWindow::showView(View view) {
-  QWidget *pages[] = {runs_, chart_, tree_, console_, experiment_, dynamics_};
+  QWidget *pages[] = {runs_, chart_, tree_, console_, experiment_, dynamics_, flame_};
   tabs_->setCurrentWidget(pages[int(view)]);
 }
 
@@ -228,6 +235,28 @@ void MainWindow::exportTable() {
   if (path.isEmpty()) return;
   QString error;
   if (!writeCsv(*model, path, error, categories)) showError(error);
+}
+
+void MainWindow::exportFolded() {
+  QString error;
+  const std::string stacks = foldedStacks(error);
+  if (!error.isEmpty()) return showError(error);
+  const QString path = QFileDialog::getSaveFileName(
+      this, tr("Export folded stacks"),
+      QStringLiteral("%1.folded").arg(QString::fromStdString(run_->label)),
+      tr("Folded stacks (*.folded *.txt);;All files (*)"));
+  if (path.isEmpty()) return;
+  if (!writeText(QString::fromStdString(stacks), path, error)) showError(error);
+}
+
+std::string MainWindow::foldedStacks(QString &error) const {
+  const profile::Cfh *cfh = flame_->shownTree();
+  if (!run_ || !cfh) {
+    error = tr("no tree to export: open a run first");
+    return {};
+  }
+  // A named CFH's root spans its object's life, not time the program spent there.
+  return analysis::folded_stacks(run_->profile, *cfh, !cfh->named);
 }
 
 } // namespace idb::gui

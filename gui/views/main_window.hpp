@@ -1,4 +1,5 @@
-// The main window of idb-gui: one tab per view (runs, chart, tree, SQL, experiment), the rows of
+// The main window of idb-gui: one tab per view (runs, chart, tree, flame graph, SQL,
+// experiment, iterations), the rows of
 // the probe last clicked in a panel below, errors in a banner at the top. It wires the views to the
 // store worker; every database call goes through the worker, off the GUI thread.
 #pragma once
@@ -6,6 +7,7 @@
 #include "chart_view.hpp"
 #include "dynamics_view.hpp"
 #include "experiment_view.hpp"
+#include "flame_view.hpp"
 #include "runs_view.hpp"
 #include "sql_console.hpp"
 #include "store_worker.hpp"
@@ -24,7 +26,7 @@ namespace idb::gui {
 class MainWindow : public QMainWindow {
   Q_OBJECT
 public:
-  enum class View { runs, chart, tree, sql, experiment, iterations };
+  enum class View { runs, chart, tree, sql, experiment, iterations, flame };
 
   explicit MainWindow(QSettings &settings, QWidget *parent = nullptr);
 
@@ -45,6 +47,7 @@ public:
   SqlConsole *console() const { return console_; }
   ExperimentView *experimentView() const { return experiment_; }
   DynamicsView *dynamicsView() const { return dynamics_; }
+  FlameView *flameView() const { return flame_; }
   TableModel &probeRows() { return probe_rows_; }
   StoreClient &store() { return store_; }
   QString errorText() const; // the banner's text; empty when no error is shown
@@ -57,6 +60,9 @@ public:
     bool categories;
   };
   ShownTable shownTable();
+  // The tree the flame graph shows as collapsed stacks (analysis::folded_stacks, as
+  // `idb export RUN --format folded` writes them); sets `error` when there is none.
+  std::string foldedStacks(QString &error) const;
 
 signals:
   void databaseOpened();
@@ -76,6 +82,7 @@ private:
   void runLoaded(const RunDataPtr &run);
   void exportChart(bool svg);
   void exportTable();
+  void exportFolded();
 
   QSettings &settings_;
   StoreClient store_;
@@ -89,6 +96,7 @@ private:
   SqlConsole *console_;
   ExperimentView *experiment_;
   DynamicsView *dynamics_;
+  FlameView *flame_;
   TableModel probe_rows_;
   QLabel *probe_title_;
   QDockWidget *rows_dock_ = nullptr;

@@ -38,6 +38,9 @@ void write_rows(MainWindow &window, const ScreenshotRequest &request) {
   bool ok = false;
   if (request.view == "tree") {
     ok = writeText(toCsv(analysis::tree_export_columns(), tree_rows(window)), request.out, error);
+  } else if (request.view == "flame") {
+    const std::string stacks = window.foldedStacks(error);
+    ok = error.isEmpty() && writeText(QString::fromStdString(stacks), request.out, error);
   } else {
     auto [model, categories] = window.shownTable();
     ok = writeCsv(*model, request.out, error, categories);
@@ -64,7 +67,7 @@ void save(MainWindow &window, const ScreenshotRequest &request) {
 } // namespace
 
 bool knownView(const QString &name) {
-  return name == "runs" || name == "chart" || name == "tree" || name == "sql" ||
+  return name == "runs" || name == "chart" || name == "tree" || name == "flame" || name == "sql" ||
          name == "iterations" || experimentView(name);
 }
 
@@ -99,6 +102,11 @@ void takeScreenshot(MainWindow &window, const ScreenshotRequest &request) {
       window.showView(MainWindow::View::tree);
       if (!request.node.isEmpty() && !window.treeView()->chooseNode(request.node))
         return finish(1, QStringLiteral("no node of the tree is labelled '%1…'").arg(request.node));
+    } else if (request.view == "flame") {
+      window.showView(MainWindow::View::flame);
+      if (!request.node.isEmpty() && !window.flameView()->chooseFrame(request.node))
+        return finish(
+            1, QStringLiteral("no frame of the flame graph is labelled '%1…'").arg(request.node));
     } else if (request.view == "iterations") {
       window.showView(MainWindow::View::iterations);
       if (!request.node.isEmpty() && !window.dynamicsView()->chooseProbe(request.node))

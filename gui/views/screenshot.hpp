@@ -16,12 +16,14 @@ struct ScreenshotRequest {
   QString view;                                         // runs, chart, tree, sql, ...
   QString query = QStringLiteral("hottest_procedures"); // the SQL view's canned query
   // The tree view's node to choose (the first, depth first, whose label starts so);
-  // empty: the hot path's leaf.
+  // empty: the hot path's leaf. The flame graph zooms into that node's frame.
   QString node;
   // --export: the view's rows as CSV instead of a picture. The tree: every tree of the
   // run as a whole, one after the other, in the columns of analysis::tree_export_columns
-  // (the bytes `idb report RUN --aggregate --format csv` writes); the other views: the
-  // table File → Export table writes (MainWindow::shownTable).
+  // (the bytes `idb report RUN --aggregate --format csv` writes); the flame graph: its
+  // tree as folded stacks (MainWindow::foldedStacks, the bytes of `idb export RUN --format
+  // folded`); the other views: the table File → Export table writes
+  // (MainWindow::shownTable).
   bool csv = false;
 };
 

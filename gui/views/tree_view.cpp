@@ -74,27 +74,15 @@ void CfhTreeView::setRun(RunDataPtr run) {
   run_ = std::move(run);
   cfh_->clear();
   // The trees `idb report` has: the run as a whole (data -1, -2, ...), then each CFH.
-  for (std::size_t i = 0; i < run_->whole.size(); ++i)
-    cfh_->addItem(run_->complete
-                      ? QString::fromStdString(run_->whole[i].title)
-                      : tr("rank %1 (reading the other ranks…): %2")
-                            .arg(run_->summary.ranks.empty() ? 0 : run_->summary.ranks.front())
-                            .arg(QString::fromStdString(run_->whole[i].title)),
-                  -1 - int(i));
-  const auto &cfhs = run_->profile.cfhs;
-  for (std::size_t i = 0; i < cfhs.size(); ++i)
-    cfh_->addItem(QString::fromStdString(analysis::cfh_title(cfhs[i])), int(i));
+  for (const TreeChoice &choice : tree_choices(*run_))
+    cfh_->addItem(QString::fromStdString(choice.title), choice.index);
   showCfh(-1);
 }
 
 void CfhTreeView::showCfh(int index) {
   if (!run_) return;
   const profile::Profile &p = run_->profile;
-  shown_ = nullptr;
-  if (index < 0 && std::size_t(-1 - index) < run_->whole.size())
-    shown_ = &run_->whole[std::size_t(-1 - index)].cfh;
-  else if (index >= 0 && std::size_t(index) < p.cfhs.size())
-    shown_ = &p.cfhs[std::size_t(index)];
+  shown_ = chosen_tree(*run_, index);
   model_.setTree(shown_ ? cfh_tree(p, *shown_) : TreeData{});
   histogram_->setHistogram({});
   waits_->setTable({});

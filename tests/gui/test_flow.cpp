@@ -11,7 +11,9 @@
 #include "csv.hpp"
 #include "dynamics_view.hpp"
 #include "files.hpp"
+#include "flame_view.hpp"
 #include "histogram_panel.hpp"
+#include "idb/analysis/exports.hpp"
 #include "idb/histogram.hpp"
 #include "idb/queries.hpp"
 #include "idb/wait_states.h"
@@ -23,6 +25,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSvgRenderer>
+#include <QTest>
 #include <QTreeView>
 #include <QXmlStreamReader>
 
@@ -361,4 +364,78 @@ TEST_F(Flow, ShowsTheIterationsOfTheDynamicProbe) {
   EXPECT_TRUE(view.summary().contains("no dynamic probe")) << view.summary().toStdString();
   EXPECT_EQ(view.probeCount(), 0);
   EXPECT_EQ(view.seriesCount(), 0);
+}
+
+// The flame graph of the run as a whole: the root spans the width and no frame is wider;
+// clicking a frame zooms into it (its ancestors across the top, its siblings gone) and
+// shows its probe's rows; the search marks frames and says their share; labels that do
+// not fit lose their location, never run past their frame; the export is the folded
+// stacks of the tree shown.
+TEST_F(Flow, DrawsTheFlameGraphZoomsSearchesAndExports) {
+  auto db = filled_database();
+  open(db->url(), "small");
+  window.showView(gui::MainWindow::View::flame);
+  gui::FlameView &view = *window.flameView();
+  gui::FlameCanvas &canvas = *view.canvas();
+  QCoreApplication::processEvents();
+  const gui::FlameGraph &g = canvas.graph();
+  ASSERT_EQ(g.frames.size(), 5u);
+  EXPECT_EQ(g.title, window.run()->whole[0].title);
+  EXPECT_EQ(g.frames[2].label, "solve()");
+  EXPECT_EQ(g.frames[2].count, 6u) << "both ranks merged";
+  const QRectF root = canvas.frameRect(0);
+  EXPECT_DOUBLE_EQ(root.width(), canvas.width());
+  for (std::uint32_t i = 1; i < g.frames.size(); ++i)
+    EXPECT_LT(canvas.frameRect(i).width(), root.width()) << g.frames[i].label;
+  EXPECT_EQ(canvas.frameAt(root.center()), 0u);
+  EXPECT_EQ(canvas.frameAt(QPointF(1, 4.5 * gui::FlameCanvas::kRowHeight)), gui::kFlameTop);
+  EXPECT_EQ(canvas.frameText(0), "program");
+
+  // A click on solve(): it fills the width under program and main(); output() is gone.
+  const QRectF solve = canvas.frameRect(2);
+  QTest::mouseClick(&canvas, Qt::LeftButton, {}, solve.center().toPoint());
+  EXPECT_EQ(canvas.zoomed(), 2u);
+  EXPECT_DOUBLE_EQ(canvas.frameRect(2).width(), canvas.width());
+  EXPECT_DOUBLE_EQ(canvas.frameRect(1).width(), canvas.width());
+  EXPECT_TRUE(canvas.frameRect(4).isEmpty()) << "output() lies outside solve()";
+  EXPECT_FALSE(canvas.frameRect(3).isEmpty());
+  EXPECT_EQ(window.probeRows().rowCount(), 2) << "solve()'s node on each rank";
+  EXPECT_TRUE(view.matchText().startsWith("Zoomed into solve(): "))
+      << view.matchText().toStdString();
+  // Clicking the root shows everything again.
+  QTest::mouseClick(&canvas, Qt::LeftButton, {}, canvas.frameRect(0).center().toPoint());
+  EXPECT_EQ(canvas.zoomed(), 0u);
+  EXPECT_FALSE(canvas.frameRect(4).isEmpty());
+  EXPECT_TRUE(view.chooseFrame("exch"));
+  EXPECT_EQ(canvas.zoomed(), 3u);
+  EXPECT_FALSE(view.chooseFrame("nosuch"));
+
+  view.search("OUT");
+  EXPECT_EQ(canvas.matches().count, 1u);
+  EXPECT_TRUE(view.matchText().contains("1 frame(s) match 'OUT'"))
+      << view.matchText().toStdString();
+  view.search("zzz");
+  EXPECT_TRUE(view.matchText().contains("No probe matches 'zzz'"))
+      << view.matchText().toStdString();
+  view.search("");
+
+  // A narrow window: every label drawn fits in its frame.
+  window.resize(420, 600);
+  QCoreApplication::processEvents();
+  canvas.zoomTo(0);
+  const QFontMetrics metrics = canvas.fontMetrics();
+  for (std::uint32_t i = 0; i < g.frames.size(); ++i) {
+    const QString text = canvas.frameText(i);
+    if (text.isEmpty()) continue;
+    EXPECT_LE(metrics.horizontalAdvance(text), canvas.frameRect(i).width() - 6)
+        << text.toStdString();
+  }
+
+  // The other trees of the run: rank 1's CFH alone.
+  view.showTree(1);
+  EXPECT_EQ(canvas.graph().frames[2].count, 3u);
+  QString error;
+  EXPECT_EQ(window.foldedStacks(error),
+            analysis::folded_stacks(window.run()->profile, window.run()->profile.cfhs[1]));
+  EXPECT_TRUE(error.isEmpty());
 }

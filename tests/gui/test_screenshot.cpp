@@ -6,6 +6,7 @@
 
 #include "csv.hpp"
 #include "files.hpp"
+#include "idb/analysis/exports.hpp"
 #include "idb/analysis/trees.hpp"
 
 #include <QFile>
@@ -46,7 +47,7 @@ TEST(Screenshot, RendersEveryView) {
   }
   test::TempDir dir;
   const QString url = QString::fromStdString(db->url());
-  for (const char *view : {"runs", "chart", "tree", "sql"}) {
+  for (const char *view : {"runs", "chart", "tree", "flame", "sql"}) {
     const QString out = QString::fromStdString(dir.file(std::string(view) + ".png"));
     Result r = run_gui({"--db", url, "--screenshot", out, "--view", view});
     ASSERT_EQ(r.code, 0) << view << ": " << r.err.toStdString();
@@ -61,13 +62,20 @@ TEST(Screenshot, RendersEveryView) {
     ASSERT_EQ(r.code, 0) << view << ": " << r.err.toStdString();
     EXPECT_FALSE(QImage(out).isNull()) << view;
   }
-  // --node chooses a node of the tree by the start of its label; one nobody has fails.
+  // --node chooses a node of the tree (or the flame graph's frame to zoom into) by the
+  // start of its label; one nobody has fails.
   const QString out = QString::fromStdString(dir.file("node.png"));
   Result r = run_gui({"--db", url, "--screenshot", out, "--view", "tree", "--node", "output"});
   EXPECT_EQ(r.code, 0) << r.err.toStdString();
   r = run_gui({"--db", url, "--screenshot", out, "--view", "tree", "--node", "nosuch"});
   EXPECT_EQ(r.code, 1);
   EXPECT_TRUE(r.err.contains("no node of the tree is labelled 'nosuch")) << r.err.toStdString();
+  r = run_gui({"--db", url, "--screenshot", out, "--view", "flame", "--node", "solve"});
+  EXPECT_EQ(r.code, 0) << r.err.toStdString();
+  r = run_gui({"--db", url, "--screenshot", out, "--view", "flame", "--node", "nosuch"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_TRUE(r.err.contains("no frame of the flame graph is labelled 'nosuch"))
+      << r.err.toStdString();
   // The Iterations view of a run with dynamics, on a probe --node names.
   store::load(*store::open(db->url()), test::gui_dynamic_profile(), {"steps", {}, {}});
   const QString steps = QString::fromStdString(dir.file("iterations.png"));
@@ -111,6 +119,13 @@ TEST(Screenshot, ExportsTheTreesOfTheRunAsAWhole) {
   ASSERT_EQ(rows.size(), 10u); // 5 nodes in the threads' tree, 5 in the object's
   EXPECT_EQ(test::read_file(out.toStdString()),
             gui::toCsv(analysis::tree_export_columns(), rows).toStdString());
+  // The flame graph writes its tree's folded stacks, as idb export --format folded.
+  const QString folded = QString::fromStdString(dir.file("flame.folded"));
+  r = run_gui({"--db", QString::fromStdString(db->url()), "--run", "objects", "--view", "flame",
+               "--export", folded});
+  ASSERT_EQ(r.code, 0) << r.err.toStdString();
+  EXPECT_EQ(test::read_file(folded.toStdString()),
+            analysis::folded_stacks(run, analysis::aggregate_trees(run)[0].cfh));
   // The other views write the table File → Export table writes.
   const QString runs = QString::fromStdString(dir.file("runs.csv"));
   r = run_gui({"--db", QString::fromStdString(db->url()), "--export", runs, "--view", "runs"});
