@@ -4,16 +4,19 @@
 // --aggregate the threads' CFHs merged by probe path, and each named CFH over its instances. A
 // summary-mode run (one CFH for every rank, docs/mpi.md) says so above its trees, which carry each
 // node's spread over the ranks; it has no rank to select, and its CFHs merge without their spreads.
+// With --diff OTHER, the run as a whole set against OTHER's node by node (analysis::diff_trees).
 #include "args.hpp"
 #include "commands.hpp"
 #include "format.hpp"
 
+#include "idb/analysis/diff.hpp"
 #include "idb/analysis/trees.hpp"
 #include "idb/store.hpp"
 #include "idb/tree.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <iostream>
 #include <optional>
@@ -26,8 +29,8 @@ namespace idb::cli {
 namespace {
 
 const char *kReportUsage =
-    "usage: idb report RUN [--db URL] [--rank N | --aggregate] [--prune PERCENT] [--no-cpu]\n"
-    "                      [--quantiles] [--format table|csv|json] [--wait SECONDS]";
+    "usage: idb report RUN [--db URL] [--rank N | --aggregate | --diff OTHER] [--prune PERCENT]\n"
+    "                      [--no-cpu] [--quantiles] [--format table|csv|json] [--wait SECONDS]";
 const char *kReportHelp =
     "Prints the stored run labelled RUN as indented trees, with the columns of 'idb show':\n"
     "count, inclusive, exclusive and noise-corrected seconds, % of the parent, mean and\n"
@@ -40,6 +43,13 @@ const char *kReportHelp =
     "                   keeps per node the spread over the ranks instead of their rows)\n"
     "  --aggregate      the threads' CFHs of every rank merged into one tree by probe path,\n"
     "                   and each named CFH (one per object) over its instances\n"
+    "  --diff OTHER     RUN (the baseline) against the run OTHER, node by node: the threads'\n"
+    "                   tree of each run as a whole, nodes matched by their probes' labels\n"
+    "                   (description and source location, so two builds match), with both\n"
+    "                   runs' corrected inclusive seconds, the difference, the ratio\n"
+    "                   OTHER/RUN and both counts; '-' where a run lacks the node. As csv or\n"
+    "                   json: path, in (a, b or both), a_s, b_s, difference_s, ratio,\n"
+    "                   a_count, b_count; what idb-gui --view diff --export writes\n"
     "  --prune PERCENT  hide nodes below PERCENT of the root's inclusive time\n"
     "  --no-cpu         leave out the CPU columns\n"
     "  --quantiles      add the 50th, 90th and 99th percentile of each node's activations\n"
@@ -56,6 +66,7 @@ struct ReportArgs {
   std::string label, db = "idb.db";
   std::optional<int> rank;
   bool aggregate = false;
+  std::string diff; // --diff OTHER
   profile::TreeOptions tree;
   Format format = Format::table;
   double wait = store::kDefaultWaitSeconds;
@@ -66,7 +77,7 @@ bool parse_args(int argc, char **argv, ReportArgs &a) {
   for (int i = 0; i < argc; ++i) {
     std::string arg = argv[i];
     bool valued = arg == "--db" || arg == "--rank" || arg == "--prune" || arg == "--format" ||
-                  arg == "--wait";
+                  arg == "--wait" || arg == "--diff";
     if (valued && i + 1 >= argc) {
       std::cerr << "idb report: " << arg << " needs a value\n" << kReportUsage << "\n";
       return false;
@@ -98,6 +109,8 @@ bool parse_args(int argc, char **argv, ReportArgs &a) {
       a.format = *format;
     } else if (arg == "--aggregate") {
       a.aggregate = true;
+    } else if (arg == "--diff") {
+      a.diff = argv[++i];
     } else if (arg == "--no-cpu") {
       a.tree.show_cpu = false;
     } else if (arg == "--quantiles") {
@@ -118,6 +131,11 @@ bool parse_args(int argc, char **argv, ReportArgs &a) {
   }
   if (a.rank && a.aggregate) {
     std::cerr << "idb report: --rank and --aggregate exclude each other\n";
+    return false;
+  }
+  if (!a.diff.empty() && (a.rank || a.aggregate || a.tree.show_quantiles)) {
+    std::cerr << "idb report: --diff sets the runs as a whole against each other: no --rank, "
+                 "--aggregate or --quantiles with it\n";
     return false;
   }
   return true;
@@ -202,6 +220,65 @@ void write_tree_rows(std::ostream &out, const profile::Profile &run,
   write_rows(out, table, a.format);
 }
 
+std::string fixed(double value, int decimals) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.*f", decimals, value);
+  return text;
+}
+
+// RUN against OTHER node by node: a table for people (labels indented by depth, seconds
+// to the microsecond, the ratio to three significant digits), or the export rows.
+void write_diff(std::ostream &out, const profile::Profile &a, const profile::Profile &b,
+                const ReportArgs &args) {
+  std::vector<analysis::Tree> ta = analysis::aggregate_trees(a);
+  std::vector<analysis::Tree> tb = analysis::aggregate_trees(b);
+  const profile::Cfh none;
+  std::vector<analysis::DiffRow> rows =
+      analysis::diff_trees(a, ta.empty() ? none : ta[0].cfh, b, tb.empty() ? none : tb[0].cfh);
+  const double root = rows.empty() ? 0.0 : std::max(rows[0].a, rows[0].b);
+  auto pruned = [&](const analysis::DiffRow &r) {
+    return r.parent != profile::kNoParent && root > 0 &&
+           100.0 * std::max(r.a, r.b) / root < args.tree.prune_percent;
+  };
+  store::QueryResult table;
+  if (args.format != Format::table) {
+    table.columns = analysis::diff_export_columns();
+    table.numeric = {false, false, true, true, true, true, true, true};
+    for (const analysis::DiffRow &r : rows)
+      if (!pruned(r)) {
+        std::vector<std::string> cells = analysis::diff_export_cells(r);
+        table.rows.emplace_back(cells.begin(), cells.end());
+        if (r.ratio() != r.ratio()) table.rows.back()[5] = std::nullopt;
+      }
+    write_rows(out, table, args.format);
+    return;
+  }
+  out << "diff: " << args.label << " (baseline) against " << args.diff << '\n';
+  if (!ta.empty() && !tb.empty())
+    out << "trees: " << ta[0].title
+        << (ta[0].title == tb[0].title ? std::string() : " against " + tb[0].title) << '\n';
+  out << "corrected inclusive seconds; nodes matched by their probes' labels; ratio = " << args.diff
+      << " / " << args.label << "\n\n";
+  table.columns = {"probe", "baseline s",     "other s",    "difference s",
+                   "ratio", "baseline count", "other count"};
+  table.numeric = {false, true, true, true, true, true, true};
+  for (const analysis::DiffRow &r : rows) {
+    if (pruned(r)) continue;
+    const double ratio = r.ratio();
+    const double size = std::fabs(ratio);
+    table.rows.push_back({std::string(2 * r.depth, ' ') + r.label, r.in_a ? fixed(r.a, 6) : "-",
+                          r.in_b ? fixed(r.b, 6) : "-", fixed(r.difference(), 6),
+                          ratio != ratio ? "-"
+                                         : fixed(ratio, size >= 100  ? 0
+                                                        : size >= 10 ? 1
+                                                                     : 2) +
+                                               "x",
+                          r.in_a ? std::to_string(r.count_a) : "-",
+                          r.in_b ? std::to_string(r.count_b) : "-"});
+  }
+  write_rows(out, table, Format::table);
+}
+
 // The run's mode from `runs`: "full" or "summary"; empty when there is no such run.
 std::string run_mode(store::Database &db, const std::string &label) {
   store::QueryResult r =
@@ -231,6 +308,10 @@ int report(int argc, char **argv) {
       return 1;
     }
     profile::Profile run = store::read_run(*database, args.label, args.rank);
+    if (!args.diff.empty()) {
+      write_diff(std::cout, run, store::read_run(*database, args.diff), args);
+      return 0;
+    }
     if (args.rank && run.cfhs.empty()) {
       std::cerr << "idb report: run '" << args.label << "' has no CFH of rank " << *args.rank
                 << '\n';

@@ -71,6 +71,8 @@ mkdir -p "$images"
   --view tree --node MPI_Recv 2>/dev/null
 "$build/gui/idb-gui" --db "$db" --run smvp --screenshot "$images/flame.png" \
   --view flame --node "power_iteration" 2>/dev/null
+"$build/gui/idb-gui" --db "$db" --run jacobi-2t-1 --screenshot "$images/diff.png" \
+  --view diff --compare jacobi-4t-1 2>/dev/null
 "$build/gui/idb-gui" --db "$db" --run heat --screenshot "$images/iterations.png" \
   --view iterations --node "for loop in sweep" 2>/dev/null
 for view in runs chart tree sql; do

@@ -1,10 +1,12 @@
 // idb-gui: the Qt front end. `idb-gui` asks for a database; `idb-gui --db URL` opens one
 // (a SQLite path or a postgresql:// URL, the password from PGPASSWORD or ~/.pgpass);
 // `idb-gui [--db URL] FILE.edf` opens an experiment (--db overrides the file's database);
-// `--screenshot OUT.png --view runs|tree|flame|chart|sql|iterations|coalesce|compare`
-// renders a view offscreen and exits; `--export OUT.csv` instead writes the rows the view
-// shows (the tree: the run as a whole, as `idb report --aggregate --format csv`; the flame
-// graph: folded stacks, as `idb export RUN --format folded`) and exits. Both work without
+// `--screenshot OUT.png --view runs|tree|flame|diff|chart|sql|iterations|coalesce|compare`
+// renders a view offscreen and exits (`--view diff --compare OTHER` sets the run OTHER
+// against --run); `--export OUT.csv` instead writes the rows the view shows (the tree: the
+// run as a whole, as `idb report --aggregate --format csv`; the flame graph: folded
+// stacks, as `idb export RUN --format folded`; the diff: one row per node of either run)
+// and exits. Both work without
 // a display, as do --help and --version.
 #include "main_window.hpp"
 #include "screenshot.hpp"
@@ -42,25 +44,26 @@ void add_options(QCommandLineParser &cli) {
   cli.setApplicationDescription(QStringLiteral("IDB: explore the runs of an IDB database"));
   cli.addHelpOption();
   cli.addVersionOption();
-  cli.addOptions(
-      {{"db", "The database: a SQLite file or postgresql://user@host:port/db.", "URL"},
-       {"run", "The run to show first (default: the first).", "LABEL"},
-       {"screenshot", "Render --view to this PNG offscreen and exit.", "OUT.png"},
-       {"view",
-        "What --screenshot or --export shows: runs, chart, tree, flame, sql, iterations, "
-        "coalesce or compare.",
-        "NAME", "runs"},
-       {"query", "The canned query of --view sql.", "NAME", "hottest_procedures"},
-       {"node",
-        "The node --view tree chooses or --view flame zooms into, or the probe --view "
-        "iterations shows: the first whose label starts with LABEL (default: the hot "
-        "path's leaf; the whole tree; the dynamic probe).",
-        "LABEL"},
-       {"export",
-        "Write the rows --view shows to this CSV offscreen and exit (tree: every "
-        "tree of the run as a whole, as idb report --aggregate --format csv; flame: "
-        "folded stacks, as idb export --format folded).",
-        "OUT.csv"}});
+  cli.addOptions({{"db", "The database: a SQLite file or postgresql://user@host:port/db.", "URL"},
+                  {"run", "The run to show first (default: the first).", "LABEL"},
+                  {"screenshot", "Render --view to this PNG offscreen and exit.", "OUT.png"},
+                  {"view",
+                   "What --screenshot or --export shows: runs, chart, tree, flame, diff, sql, "
+                   "iterations, coalesce or compare.",
+                   "NAME", "runs"},
+                  {"query", "The canned query of --view sql.", "NAME", "hottest_procedures"},
+                  {"compare", "The run --view diff sets against --run (the baseline).", "OTHER"},
+                  {"node",
+                   "The node --view tree chooses or --view flame zooms into, or the probe --view "
+                   "iterations shows: the first whose label starts with LABEL (default: the hot "
+                   "path's leaf; the whole tree; the dynamic probe).",
+                   "LABEL"},
+                  {"export",
+                   "Write the rows --view shows to this CSV offscreen and exit (tree: every "
+                   "tree of the run as a whole, as idb report --aggregate --format csv; flame: "
+                   "folded stacks, as idb export --format folded; diff: one row per node of either "
+                   "run).",
+                   "OUT.csv"}});
   cli.addPositionalArgument("FILE.edf", "An experiment definition file to open.", "[FILE.edf]");
 }
 
@@ -95,8 +98,8 @@ int main(int argc, char **argv) {
   const QString view = cli.value("view");
   if (!idb::gui::knownView(view))
     return fail(
-        QStringLiteral("--view must be runs, chart, tree, flame, sql, iterations, coalesce or "
-                       "compare, not '%1'")
+        QStringLiteral("--view must be runs, chart, tree, flame, diff, sql, iterations, coalesce "
+                       "or compare, not '%1'")
             .arg(view));
   const bool experiment_view = idb::gui::experimentView(view);
 
@@ -109,14 +112,29 @@ int main(int argc, char **argv) {
   if (headless && !experiment_view && !cli.isSet("db"))
     return fail(QStringLiteral("%1 --view %2 needs --db").arg(QLatin1String(what), view));
 
+  if (headless && view == "diff" && !cli.isSet("compare"))
+    return fail(QStringLiteral("--view diff needs --compare OTHER, the run to set against --run"));
+  if (cli.isSet("compare") && view != "diff")
+    return fail(QStringLiteral("--compare goes with --view diff"));
+
   QSettings settings;
   idb::gui::MainWindow window(settings);
   window.resize(1280, 820);
   if (headless) {
     window.setAttribute(Qt::WA_DontShowOnScreen);
     const bool csv = cli.isSet("export");
-    idb::gui::takeScreenshot(window, {cli.value(csv ? "export" : "screenshot"), view,
-                                      cli.value("query"), cli.value("node"), csv});
+    idb::gui::takeScreenshot(window,
+                             {cli.value(csv ? "export" : "screenshot"), view, cli.value("query"),
+                              cli.value("node"), csv, cli.value("compare")});
+  }
+  if (!headless && cli.isSet("compare")) {
+    // In a window too: once the first run is shown, set OTHER against it.
+    auto *once = new QObject(&window);
+    QObject::connect(&window, &idb::gui::MainWindow::runShown, once,
+                     [&window, once, other = cli.value("compare")] {
+                       window.diffWith(other);
+                       once->deleteLater();
+                     });
   }
   window.show();
   if (cli.isSet("db")) window.openDatabase(cli.value("db"), cli.value("run"));

@@ -54,6 +54,19 @@ void StoreWorker::loadRun(const QString &label) {
   }
 }
 
+void StoreWorker::loadOther(const QString &label) {
+  try {
+    if (!db_) throw store::Error("no database is open");
+    const std::string name = label.toStdString();
+    store::QueryResult attributes = attributes_of(*db_, name);
+    profile::Profile profile = store::read_run(*db_, name);
+    emit otherLoaded(std::make_shared<const RunData>(
+        summarize_run(name, std::move(profile), std::move(attributes))));
+  } catch (const std::exception &e) {
+    emit failed(QStringLiteral("other run"), QString::fromStdString(e.what()));
+  }
+}
+
 void StoreWorker::openExperiment(const QString &path, const QString &override) {
   try {
     auto connections = std::make_unique<edf::Connections>();
@@ -96,6 +109,7 @@ StoreClient::StoreClient(QObject *parent) : QObject(parent), worker_(new StoreWo
   connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
   connect(worker_, &StoreWorker::opened, this, &StoreClient::opened);
   connect(worker_, &StoreWorker::runLoaded, this, &StoreClient::runLoaded);
+  connect(worker_, &StoreWorker::otherLoaded, this, &StoreClient::otherLoaded);
   connect(worker_, &StoreWorker::queryDone, this, &StoreClient::queryDone);
   connect(worker_, &StoreWorker::experimentLoaded, this, &StoreClient::experimentLoaded);
   connect(worker_, &StoreWorker::failed, this, &StoreClient::failed);
@@ -115,6 +129,11 @@ void StoreClient::open(const QString &url) {
 void StoreClient::loadRun(const QString &label) {
   QMetaObject::invokeMethod(
       worker_, [w = worker_, label] { w->loadRun(label); }, Qt::QueuedConnection);
+}
+
+void StoreClient::loadOther(const QString &label) {
+  QMetaObject::invokeMethod(
+      worker_, [w = worker_, label] { w->loadOther(label); }, Qt::QueuedConnection);
 }
 
 void StoreClient::runQuery(const QString &sql, const store::KeyValues &params) {

@@ -31,15 +31,18 @@ public:
   // Called in the worker's thread through StoreClient, one request at a time.
   void open(const QString &url);
   void loadRun(const QString &label);
+  void loadOther(const QString &label);
   void runQuery(const QString &sql, const idb::store::KeyValues &params);
   void openExperiment(const QString &path, const QString &override);
 
 signals:
   void opened(const QString &location, const idb::store::QueryResult &runs);
   void runLoaded(const idb::gui::RunDataPtr &run);
+  void otherLoaded(const idb::gui::RunDataPtr &run);
   void queryDone(const idb::store::QueryResult &result);
   void experimentLoaded(const idb::gui::ExperimentPtr &experiment);
-  // `what`: the request that failed ("open", "run", "query", "experiment"); `message`:
+  // `what`: the request that failed ("open", "run", "other run", "query", "experiment");
+  // `message`:
   // one line.
   void failed(const QString &what, const QString &message);
 
@@ -65,6 +68,8 @@ public:
   // its lowest rank alone (RunData::complete false), so the window has something to show
   // at once, then the whole run.
   void loadRun(const QString &label);
+  // Reads a run to set beside the one shown (the diff), in one step, as otherLoaded.
+  void loadOther(const QString &label);
   void runQuery(const QString &sql, const store::KeyValues &params = {});
   // Reads the experiment `path` (its database: `override` when not empty, else the
   // file's, else the open database).
@@ -75,6 +80,7 @@ public:
 signals:
   void opened(const QString &location, const idb::store::QueryResult &runs);
   void runLoaded(const idb::gui::RunDataPtr &run);
+  void otherLoaded(const idb::gui::RunDataPtr &run);
   void queryDone(const idb::store::QueryResult &result);
   void experimentLoaded(const idb::gui::ExperimentPtr &experiment);
   void failed(const QString &what, const QString &message);

@@ -87,9 +87,11 @@ QVariant TreeModel::data(const QModelIndex &index, int role) const {
   const int c = index.column();
   if (role == kKeyRole) return QVariant::fromValue(qint64(row.key));
   if (role == Qt::BackgroundRole) {
-    if (!(row.tint > 0)) return {};
-    // Orange over the view's own colours, from faint (a little) to strong (all).
-    return QBrush(QColor(255, 120, 0, 40 + int(150 * std::min(row.tint, 1.0))));
+    if (!(row.tint != 0) || std::isnan(row.tint)) return {};
+    // Over the view's own colours, from faint (a little) to strong (all).
+    QColor colour(QRgb(row.tint > 0 ? tree_.tint_rgb : tree_.negative_tint_rgb));
+    colour.setAlpha(40 + int(150 * std::min(std::fabs(row.tint), 1.0)));
+    return QBrush(colour);
   }
   if (role == Qt::ToolTipRole && !row.note.empty())
     return QString::fromStdString(row.label + "\n" + row.note);
@@ -181,6 +183,10 @@ QString formatValue(double value, Format format) {
   }
   case Format::percent:
     return QString::number(value, 'f', 1);
+  case Format::ratio: {
+    const double size = std::fabs(value);
+    return QString::number(value, 'f', size >= 100 ? 0 : size >= 10 ? 1 : 2) + QChar(0x00D7);
+  }
   }
   return {};
 }

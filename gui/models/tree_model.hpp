@@ -18,9 +18,10 @@ namespace idb::gui {
 
 // How a column's values read (number_format.hpp): integers with thousands separators;
 // seconds in the column's unit (s, ms, µs, ns, named in its header after the title); a
-// percentage with one decimal. "_or_blank": 0 (integers) shows as nothing; NaN shows as
-// nothing in every format (what was not measured).
-enum class Format { integer, integer_or_blank, seconds, seconds_or_blank, percent };
+// percentage with one decimal; a ratio at three significant digits with "×". "_or_blank":
+// 0 (integers) shows as nothing; NaN shows as nothing in every format (what was not
+// measured).
+enum class Format { integer, integer_or_blank, seconds, seconds_or_blank, percent, ratio };
 
 struct TreeColumn {
   std::string title; // a seconds column's header adds its unit: "inclusive ms"
@@ -34,7 +35,8 @@ struct TreeRow {
   std::int64_t key = 0;       // what the row stands for (the CFH tree: the probe id)
   std::uint32_t source = 0;   // where it comes from (the CFH tree: the node's index)
   // How strongly the row is tinted, 0 (not) to 1 (the CFH tree: the share of the node's
-  // time spent waiting in communication), and what its tooltip adds to the label.
+  // time spent waiting in communication; the diff: slower), or down to -1 in the other
+  // colour (the diff: faster), and what its tooltip adds to the label.
   double tint = 0;
   std::string note;
 };
@@ -48,6 +50,8 @@ struct TreeData {
   // The rows a view expands to show what matters, from the top down (the CFH tree: the
   // hot path of analysis::hot_path); indices into rows.
   std::vector<std::uint32_t> hot_path;
+  // The tint colours (0xRRGGBB) of positive and negative TreeRow::tint.
+  std::uint32_t tint_rgb = 0xFF7800, negative_tint_rgb = 0x2870FF;
 };
 
 class TreeModel : public QAbstractItemModel {

@@ -25,7 +25,7 @@ MainWindow::MainWindow(QSettings &settings, QWidget *parent)
       tabs_(new QTabWidget(this)), runs_(new RunsView(this)), chart_(new ChartView(this)),
       tree_(new CfhTreeView(this)), console_(new SqlConsole(this)),
       experiment_(new ExperimentView(this)), dynamics_(new DynamicsView(this)),
-      flame_(new FlameView(this)),
+      flame_(new FlameView(this)), diff_(new DiffView(this)),
       probe_title_(new QLabel(tr("Click a probe in the chart, legend or tree to see its rows."))) {
   setWindowTitle(QStringLiteral("IDB"));
   banner_->setStyleSheet(QStringLiteral("background:#fde2e1;color:#8a1c1c;padding:4px"));
@@ -36,6 +36,7 @@ MainWindow::MainWindow(QSettings &settings, QWidget *parent)
   tabs_->addTab(chart_, tr("Chart"));
   tabs_->addTab(tree_, tr("Tree"));
   tabs_->addTab(flame_, tr("Flame graph"));
+  tabs_->addTab(diff_, tr("Diff"));
   tabs_->addTab(console_, tr("SQL"));
   tabs_->addTab(experiment_, tr("Experiment"));
   tabs_->addTab(dynamics_, tr("Iterations"));
@@ -114,6 +115,19 @@ void MainWindow::wire() {
   connect(chart_, &ChartView::probeClicked, this, &MainWindow::showProbe);
   connect(tree_, &CfhTreeView::probeClicked, this, &MainWindow::showProbe);
   connect(flame_, &FlameView::probeClicked, this, &MainWindow::showProbe);
+  connect(diff_, &DiffView::probeClicked, this, &MainWindow::showProbe);
+  connect(diff_, &DiffView::otherChosen, this, [this](const QString &label) {
+    statusBar()->showMessage(tr("Reading run %1 for the diff…").arg(label));
+    store_.loadOther(label);
+  });
+  connect(runs_, &RunsView::diffRequested, this, &MainWindow::diffWith);
+  connect(&store_, &StoreClient::otherLoaded, this, [this](const RunDataPtr &run) {
+    diff_->setOther(run);
+    statusBar()->showMessage(tr("Diff: %1 against %2")
+                                 .arg(run_ ? QString::fromStdString(run_->label) : QString(),
+                                      QString::fromStdString(run->label)));
+    emit diffShown();
+  });
 }
 
 void MainWindow::openDatabase(const QString &url, const QString &run) {
@@ -130,6 +144,10 @@ void MainWindow::opened(const QString &location, const store::QueryResult &runs)
   if (!location.contains(QStringLiteral("://"))) addRecentFile(settings_, location);
   setWindowTitle(QStringLiteral("IDB: %1").arg(location));
   runs_->setRuns(runs);
+  QStringList labels;
+  for (const auto &row : runs.rows)
+    labels << QString::fromStdString(row.front().value_or(""));
+  diff_->setRuns(labels);
   statusBar()->showMessage(tr("%1: %2 runs").arg(location).arg(runs.rows.size()));
   emit databaseOpened();
   if (runs.rows.empty()) return;
@@ -149,6 +167,7 @@ void MainWindow::runLoaded(const RunDataPtr &run) {
   tree_->setRun(run);
   dynamics_->setRun(run);
   flame_->setRun(run);
+  diff_->setBaseline(run);
   console_->setRun(run);
   probe_rows_.setTable({});
   const QString label = QString::fromStdString(run->label);
@@ -173,7 +192,7 @@ void MainWindow::openExperiment(const QString &path, const QString &override) {
 }
 
 void MainWindow::showView(View view) {
-  QWidget *pages[] = {runs_, chart_, tree_, console_, experiment_, dynamics_, flame_};
+  QWidget *pages[] = {runs_, chart_, tree_, console_, experiment_, dynamics_, flame_, diff_};
   tabs_->setCurrentWidget(pages[int(view)]);
 }
 
@@ -185,6 +204,12 @@ void MainWindow::showProbe(qint64 probe) {
       tr("Rows of %1 (%2 nodes)")
           .arg(QString::fromStdString(profile::probe_label(run_->profile, std::int32_t(probe))))
           .arg(probe_rows_.rowCount()));
+}
+
+void MainWindow::diffWith(const QString &label) {
+  showView(View::diff);
+  if (!diff_->chooseOther(label))
+    showError(tr("no run labelled '%1' in %2 to set against the run shown").arg(label, location_));
 }
 
 QString MainWindow::errorText() const {

@@ -1,10 +1,11 @@
-// The main window of idb-gui: one tab per view (runs, chart, tree, flame graph, SQL,
-// experiment, iterations), the rows of
+// The main window of idb-gui: one tab per view (runs, chart, tree, flame graph, diff,
+// SQL, experiment, iterations), the rows of
 // the probe last clicked in a panel below, errors in a banner at the top. It wires the views to the
 // store worker; every database call goes through the worker, off the GUI thread.
 #pragma once
 
 #include "chart_view.hpp"
+#include "diff_view.hpp"
 #include "dynamics_view.hpp"
 #include "experiment_view.hpp"
 #include "flame_view.hpp"
@@ -26,7 +27,7 @@ namespace idb::gui {
 class MainWindow : public QMainWindow {
   Q_OBJECT
 public:
-  enum class View { runs, chart, tree, sql, experiment, iterations, flame };
+  enum class View { runs, chart, tree, sql, experiment, iterations, flame, diff };
 
   explicit MainWindow(QSettings &settings, QWidget *parent = nullptr);
 
@@ -40,6 +41,9 @@ public:
   void showView(View view);
   // Shows the rows of `probe` in the run shown.
   void showProbe(qint64 probe);
+  // Sets the run `label` against the run shown in the Diff tab (reading it in the worker)
+  // and shows that tab.
+  void diffWith(const QString &label);
 
   RunsView *runsView() const { return runs_; }
   ChartView *chartView() const { return chart_; }
@@ -48,6 +52,7 @@ public:
   ExperimentView *experimentView() const { return experiment_; }
   DynamicsView *dynamicsView() const { return dynamics_; }
   FlameView *flameView() const { return flame_; }
+  DiffView *diffView() const { return diff_; }
   TableModel &probeRows() { return probe_rows_; }
   StoreClient &store() { return store_; }
   QString errorText() const; // the banner's text; empty when no error is shown
@@ -72,6 +77,8 @@ signals:
   void runShown();
   void queryShown();
   void experimentShown();
+  // The diff has both runs (DiffView::setOther).
+  void diffShown();
   void errorShown(const QString &message);
 
 private:
@@ -97,6 +104,7 @@ private:
   ExperimentView *experiment_;
   DynamicsView *dynamics_;
   FlameView *flame_;
+  DiffView *diff_;
   TableModel probe_rows_;
   QLabel *probe_title_;
   QDockWidget *rows_dock_ = nullptr;

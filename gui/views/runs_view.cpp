@@ -3,6 +3,7 @@
 
 #include <QHeaderView>
 #include <QLabel>
+#include <QMenu>
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -50,6 +51,17 @@ RunsView::RunsView(QWidget *parent)
   connect(runs_view_, &QTableView::clicked, this, [this](const QModelIndex &index) {
     const int label = runs_.column("label");
     if (label >= 0) emit runChosen(index.siblingAtColumn(label).data().toString());
+  });
+  runs_view_->setContextMenuPolicy(Qt::CustomContextMenu);
+  connect(runs_view_, &QTableView::customContextMenuRequested, this, [this](const QPoint &at) {
+    const QModelIndex index = runs_view_->indexAt(at);
+    const int column = runs_.column("label");
+    if (!index.isValid() || column < 0) return;
+    const QString label = index.siblingAtColumn(column).data().toString();
+    QMenu menu(this);
+    menu.addAction(tr("Diff against the run shown"), this,
+                   [this, label] { emit diffRequested(label); });
+    menu.exec(runs_view_->viewport()->mapToGlobal(at));
   });
 }
 

@@ -1,5 +1,6 @@
 // The runs of the database and the attributes of the chosen one, side by side. Choosing
-// a run asks for it; the view itself holds only the tables it is given.
+// a run asks for it; its context menu sets it against the run shown (the Diff tab). The
+// view itself holds only the tables it is given.
 #pragma once
 
 #include "table_model.hpp"
@@ -28,6 +29,8 @@ public:
 
 signals:
   void runChosen(const QString &label);
+  // The run's context menu: "Diff against the run shown".
+  void diffRequested(const QString &label);
 
 private:
   TableModel runs_, attributes_;

@@ -3,8 +3,10 @@
 
 #include "cfh_tree.hpp"
 #include "csv.hpp"
+#include "diff_tree.hpp"
 #include "export.hpp"
 
+#include "idb/analysis/diff.hpp"
 #include "idb/analysis/trees.hpp"
 
 #include <QCoreApplication>
@@ -38,6 +40,10 @@ void write_rows(MainWindow &window, const ScreenshotRequest &request) {
   bool ok = false;
   if (request.view == "tree") {
     ok = writeText(toCsv(analysis::tree_export_columns(), tree_rows(window)), request.out, error);
+  } else if (request.view == "diff") {
+    ok = writeText(
+        toCsv(analysis::diff_export_columns(), diff_export_rows(window.diffView()->diff())),
+        request.out, error);
   } else if (request.view == "flame") {
     const std::string stacks = window.foldedStacks(error);
     ok = error.isEmpty() && writeText(QString::fromStdString(stacks), request.out, error);
@@ -67,8 +73,8 @@ void save(MainWindow &window, const ScreenshotRequest &request) {
 } // namespace
 
 bool knownView(const QString &name) {
-  return name == "runs" || name == "chart" || name == "tree" || name == "flame" || name == "sql" ||
-         name == "iterations" || experimentView(name);
+  return name == "runs" || name == "chart" || name == "tree" || name == "flame" || name == "diff" ||
+         name == "sql" || name == "iterations" || experimentView(name);
 }
 
 bool experimentView(const QString &name) {
@@ -88,6 +94,10 @@ void takeScreenshot(MainWindow &window, const ScreenshotRequest &request) {
     return;
   }
   QObject::connect(&window, &MainWindow::runShown, &window, [&window, request] {
+    if (request.view == "diff") {
+      window.diffWith(request.compare); // saved once the other run is read
+      return;
+    }
     if (request.view == "sql") {
       window.showView(MainWindow::View::sql);
       if (!window.console()->chooseCanned(request.query))
@@ -118,6 +128,8 @@ void takeScreenshot(MainWindow &window, const ScreenshotRequest &request) {
     save(window, request);
   });
   QObject::connect(&window, &MainWindow::queryShown, &window,
+                   [&window, request] { save(window, request); });
+  QObject::connect(&window, &MainWindow::diffShown, &window,
                    [&window, request] { save(window, request); });
   QObject::connect(&window, &MainWindow::databaseOpened, &window, [&window] {
     if (window.runsView()->runs().rowCount() == 0)

@@ -22,9 +22,12 @@ struct ScreenshotRequest {
   // run as a whole, one after the other, in the columns of analysis::tree_export_columns
   // (the bytes `idb report RUN --aggregate --format csv` writes); the flame graph: its
   // tree as folded stacks (MainWindow::foldedStacks, the bytes of `idb export RUN --format
-  // folded`); the other views: the table File → Export table writes
+  // folded`); the diff: its rows in the columns of analysis::diff_export_columns; the
+  // other views: the table File → Export table writes
   // (MainWindow::shownTable).
   bool csv = false;
+  // --view diff: the run set against the run shown.
+  QString compare;
 };
 
 // The view names --view accepts; the experiment's (coalesce, compare) need an .edf.

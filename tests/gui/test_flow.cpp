@@ -439,3 +439,58 @@ TEST_F(Flow, DrawsTheFlameGraphZoomsSearchesAndExports) {
             analysis::folded_stacks(window.run()->profile, window.run()->profile.cfhs[1]));
   EXPECT_TRUE(error.isEmpty());
 }
+
+// The diff: a run chosen against the run shown (from the Diff tab or the Runs tab's
+// context menu) is read in the worker and set beside it node by node; switching the run
+// shown keeps the other run and sets the new baseline against it; a run the database does
+// not hold is an error in the banner.
+TEST_F(Flow, SetsAnotherRunAgainstTheRunShown) {
+  auto db = test::fresh_database();
+  {
+    auto store_db = store::open(db->url());
+    store::load(*store_db, test::gui_profile(), {"base", {}, {}});
+    store::load(*store_db, test::gui_profile(2.0), {"slow", {}, {}});
+  }
+  open(db->url(), "base");
+  gui::DiffView &view = *window.diffView();
+  EXPECT_EQ(view.model().rowCount(), 0);
+  EXPECT_TRUE(view.caption().startsWith("Choose a run")) << view.caption().toStdString();
+  QSignalSpy diffed(&window, &gui::MainWindow::diffShown);
+  emit window.runsView()->diffRequested("slow"); // the Runs tab's context menu
+  ASSERT_TRUE(diffed.wait(kWaitMs)) << window.errorText().toStdString();
+  EXPECT_EQ(view.diff().baseline, "base");
+  EXPECT_EQ(view.diff().other, "slow");
+  ASSERT_EQ(view.model().rowCount(), 1);
+  const QModelIndex main = view.model().index(0, 0, view.model().index(0, 0));
+  const QModelIndex solve = view.model().index(0, 0, main);
+  EXPECT_EQ(solve.data().toString(), "solve()");
+  EXPECT_EQ(solve.siblingAtColumn(gui::kDiffRatioColumn).data().toString(),
+            QStringLiteral("2.00×"));
+  EXPECT_TRUE(view.treeView()->isExpanded(main)) << "the path of largest change is open";
+  EXPECT_TRUE(view.caption().contains("slower in slow")) << view.caption().toStdString();
+  // Clicking a node shows its probe's rows.
+  emit view.probeClicked(2);
+  EXPECT_EQ(window.probeRows().rowCount(), 2);
+
+  // The other way round once the shown run changes.
+  QSignalSpy shown(&window, &gui::MainWindow::runShown);
+  window.runsView()->chooseRun("slow");
+  ASSERT_TRUE(shown.wait(kWaitMs)) << window.errorText().toStdString();
+  EXPECT_EQ(view.diff().baseline, "slow");
+  EXPECT_EQ(view.diff().other, "slow");
+  ASSERT_TRUE(view.chooseOther("base"));
+  ASSERT_TRUE(diffed.wait(kWaitMs)) << window.errorText().toStdString();
+  EXPECT_EQ(view.diff().other, "base");
+  EXPECT_EQ(view.model()
+                .index(0, 0, view.model().index(0, 0, view.model().index(0, 0)))
+                .siblingAtColumn(gui::kDiffRatioColumn)
+                .data()
+                .toString(),
+            QStringLiteral("0.50×"));
+
+  QSignalSpy failed(&window, &gui::MainWindow::errorShown);
+  window.diffWith("nosuch");
+  EXPECT_EQ(failed.count(), 1);
+  EXPECT_TRUE(window.errorText().contains("no run labelled 'nosuch'"))
+      << window.errorText().toStdString();
+}

@@ -6,6 +6,7 @@
 
 #include "csv.hpp"
 #include "files.hpp"
+#include "idb/analysis/diff.hpp"
 #include "idb/analysis/exports.hpp"
 #include "idb/analysis/trees.hpp"
 
@@ -62,6 +63,32 @@ TEST(Screenshot, RendersEveryView) {
     ASSERT_EQ(r.code, 0) << view << ": " << r.err.toStdString();
     EXPECT_FALSE(QImage(out).isNull()) << view;
   }
+  // The diff of small-1 against small-2, as a picture and as rows.
+  const QString diff = QString::fromStdString(dir.file("diff.png"));
+  Result d = run_gui({"--db", url, "--run", "small-1", "--screenshot", diff, "--view", "diff",
+                      "--compare", "small-2"});
+  ASSERT_EQ(d.code, 0) << d.err.toStdString();
+  EXPECT_EQ(QImage(diff).size(), QSize(1280, 820));
+  const QString rows = QString::fromStdString(dir.file("diff.csv"));
+  d = run_gui({"--db", url, "--run", "small-1", "--export", rows, "--view", "diff", "--compare",
+               "small-2"});
+  ASSERT_EQ(d.code, 0) << d.err.toStdString();
+  {
+    auto store_db = store::open(db->url());
+    const profile::Profile a = store::read_run(*store_db, "small-1");
+    const profile::Profile b = store::read_run(*store_db, "small-2");
+    std::vector<std::vector<std::string>> cells;
+    for (const analysis::DiffRow &row : analysis::diff_trees(
+             a, analysis::aggregate_trees(a)[0].cfh, b, analysis::aggregate_trees(b)[0].cfh))
+      cells.push_back(analysis::diff_export_cells(row));
+    ASSERT_EQ(cells.size(), 5u);
+    EXPECT_EQ(test::read_file(rows.toStdString()),
+              gui::toCsv(analysis::diff_export_columns(), cells).toStdString());
+  }
+  d = run_gui({"--db", url, "--run", "small-1", "--screenshot", diff, "--view", "diff", "--compare",
+               "nosuch"});
+  EXPECT_EQ(d.code, 1);
+  EXPECT_TRUE(d.err.contains("no run labelled 'nosuch'")) << d.err.toStdString();
   // --node chooses a node of the tree (or the flame graph's frame to zoom into) by the
   // start of its label; one nobody has fails.
   const QString out = QString::fromStdString(dir.file("node.png"));
@@ -163,6 +190,12 @@ TEST(Screenshot, RefusesWhatItCannotDo) {
   r = run_gui({"--export", out, "--view", "chart"});
   EXPECT_EQ(r.code, 2);
   EXPECT_TRUE(r.err.contains("--export --view chart needs --db")) << r.err.toStdString();
+  r = run_gui({"--screenshot", out, "--view", "diff", "--db", "x.db"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(r.err.contains("--view diff needs --compare OTHER")) << r.err.toStdString();
+  r = run_gui({"--screenshot", out, "--view", "tree", "--compare", "x", "--db", "x.db"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(r.err.contains("--compare goes with --view diff")) << r.err.toStdString();
   r = run_gui({"--export", out, "--screenshot", out});
   EXPECT_EQ(r.code, 2);
   EXPECT_TRUE(r.err.contains("exclude each other")) << r.err.toStdString();

@@ -11,8 +11,10 @@
 #include "synthetic.hpp"
 #include "test_database.hpp"
 
+#include "idb/analysis/diff.hpp"
 #include "idb/analysis/exports.hpp"
 #include "idb/analysis/score.hpp"
+#include "idb/analysis/trees.hpp"
 #include "idb/tree.hpp"
 
 #include <gtest/gtest.h>
@@ -305,6 +307,66 @@ TEST_F(IdbReport, FormatCsvAndJsonWriteEveryNodeOfTheTreesPrinted) {
   EXPECT_NE(std::string::npos, r.out.find("\"pct_parent\":")) << r.out;
 }
 
+// --diff: the run as a whole against another's, node by node; as rows, the analysis
+// library's diff of the two stored runs; the same run against itself changes nothing.
+TEST_F(IdbReport, DiffSetsTwoRunsSideBySideNodeByNode) {
+  profile::Profile slower = synthetic;
+  for (profile::Cfh &h : slower.cfhs)
+    for (profile::Node &n : h.nodes) {
+      n.stats.sum *= 2;
+      n.stats.mean *= 2;
+    }
+  store::LoadOptions options;
+  options.label = "slower";
+  store::load(*store::open(db), slower, options);
+  RunResult r = idb({"report", "synth", "--db", db, "--diff", "slower", "--format", "csv"});
+  ASSERT_EQ(0, r.status) << r.err;
+  auto opened = store::open(db);
+  const profile::Profile a = store::read_run(*opened, "synth");
+  const profile::Profile b = store::read_run(*opened, "slower");
+  std::ostringstream expected;
+  expected << "path,in,a_s,b_s,difference_s,ratio,a_count,b_count\n";
+  std::size_t rows = 0;
+  for (const analysis::DiffRow &row : analysis::diff_trees(
+           a, analysis::aggregate_trees(a)[0].cfh, b, analysis::aggregate_trees(b)[0].cfh)) {
+    std::vector<std::string> cells = analysis::diff_export_cells(row);
+    EXPECT_EQ("both", cells[1]) << cells[0];
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+      const bool quote = cells[i].find_first_of(",\"") != std::string::npos;
+      expected << (i ? "," : "") << (quote ? "\"" + cells[i] + "\"" : cells[i]);
+    }
+    expected << '\n';
+    ++rows;
+  }
+  EXPECT_GT(rows, 10u);
+  EXPECT_EQ(expected.str(), r.out);
+  // The table: a header naming both runs, then the indented tree.
+  r = idb({"report", "synth", "--db", db, "--diff", "synth"});
+  ASSERT_EQ(0, r.status) << r.err;
+  EXPECT_EQ(0u, r.out.find("diff: synth (baseline) against synth\n")) << r.out;
+  EXPECT_NE(std::string::npos, r.out.find("ratio = synth / synth")) << r.out;
+  EXPECT_NE(std::string::npos, r.out.find("  1.00x ")) << r.out;
+  // Against itself nothing changed: every difference is 0.
+  r = idb({"report", "synth", "--db", db, "--diff", "synth", "--format", "csv"});
+  ASSERT_EQ(0, r.status) << r.err;
+  std::istringstream lines(r.out);
+  std::string line;
+  std::getline(lines, line);
+  while (std::getline(lines, line)) {
+    std::vector<std::string> cells;
+    std::size_t end = line.size();
+    for (int k = 0; k < 4; ++k) { // the last four cells: difference_s, ratio, counts
+      std::size_t comma = line.rfind(',', end - 1);
+      cells.push_back(line.substr(comma + 1, end - comma - 1));
+      end = comma;
+    }
+    EXPECT_EQ("0", cells[3]) << line;
+  }
+  r = idb({"report", "synth", "--db", db, "--diff", "nope"});
+  EXPECT_EQ(1, r.status);
+  EXPECT_EQ("idb report: no run labelled 'nope' in " + db + "\n", r.err);
+}
+
 TEST_F(IdbReport, MissingRunIsOneLineAndUsageErrorsExitTwo) {
   RunResult r = idb({"report", "nope", "--db", db});
   EXPECT_EQ(1, r.status);
@@ -321,6 +383,8 @@ TEST_F(IdbReport, MissingRunIsOneLineAndUsageErrorsExitTwo) {
                                              {"report", "smoke", "other"},
                                              {"report", "smoke", "--bogus"},
                                              {"report", "smoke", "--format", "xml"},
+                                             {"report", "smoke", "--diff"},
+                                             {"report", "smoke", "--diff", "x", "--rank", "0"},
                                              {"report", "smoke", "--format"}}) {
     bad.insert(bad.end(), {"--db", db});
     r = idb(bad);

@@ -1,0 +1,54 @@
+// Two trees side by side, node by node: what changed between a baseline run and another
+// (`idb report RUN --diff OTHER`, the GUI's Diff tab). Pure functions of their arguments:
+// thread-safe, no I/O, no throws except std::bad_alloc.
+#pragma once
+
+#include "idb/profile.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace idb::analysis {
+
+// One node of either tree. A side that lacks the node has `in_a` (or `in_b`) false and
+// zeros for its numbers.
+struct DiffRow {
+  std::uint32_t parent = profile::kNoParent; // index into the rows; kNoParent for the root
+  std::size_t depth = 0;
+  std::string label; // node_label, of the baseline's node where both have it
+  std::string path;  // the labels from the root down, joined by ';'
+  bool in_a = false, in_b = false;
+  double a = 0, b = 0;                    // corrected inclusive seconds (profile::node_times)
+  double a_self = 0, b_self = 0;          // corrected exclusive seconds (never below zero)
+  std::uint64_t count_a = 0, count_b = 0; // activations, timed or not
+  std::int32_t probe = 0;                 // the baseline's probe, else the other's
+
+  double difference() const { return b - a; }
+  // b / a; NaN when the node is missing from either side or a is 0.
+  double ratio() const;
+};
+
+// The nodes of `ta` (of run `a`, the baseline) and `tb` (of run `b`) matched from the
+// roots down by their labels, which name each probe's description and source location,
+// so runs of two builds of a program (whose probe ids differ) still match; the roots always
+// match each other. Where one parent has several children of one label, they pair in
+// order. Depth first, parents before children; under each node first the children the
+// baseline has (in its node order), then those only the other run has (in its order).
+// Empty when both trees are.
+std::vector<DiffRow> diff_trees(const profile::Profile &a, const profile::Cfh &ta,
+                                const profile::Profile &b, const profile::Cfh &tb);
+
+// How strongly a row stands out, from -1 (much faster in b) to 1 (much slower, or only in
+// b): the log2 of its ratio clamped to ±1 (twice or half as long is the end of the scale;
+// a node missing on one side is ±1), or 0 when its change is under `floor` of the larger
+// root's corrected time (a 50% change of a node that holds nothing is not news).
+double diff_weight(const DiffRow &row, double root_a, double root_b, double floor = 0.005);
+
+// The columns of a diff export: path, in (a, b or both), a_s, b_s, difference_s, ratio,
+// a_count, b_count (seconds corrected inclusive; ratio empty where DiffRow::ratio is NaN).
+const std::vector<std::string> &diff_export_columns();
+// The cells of one exported row, beside diff_export_columns(), numbers as number_text.
+std::vector<std::string> diff_export_cells(const DiffRow &row);
+
+} // namespace idb::analysis

@@ -1,0 +1,103 @@
+// The diff of two runs as a tree model (diff_tree.hpp), under QAbstractItemModelTester:
+// both runs' corrected inclusive times, difference and ratio per node matched by label,
+// red for slower and blue for faster, a node of one run only with the other side blank,
+// the path of largest change, and the export rows.
+#include "fixtures.hpp"
+
+#include "diff_tree.hpp"
+
+#include <QAbstractItemModelTester>
+#include <QBrush>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+using namespace idb;
+
+namespace {
+
+QString cell(const QModelIndex &i, int column) {
+  return i.siblingAtColumn(column).data().toString();
+}
+
+double value(const QModelIndex &i, int column) {
+  return i.siblingAtColumn(column).data(gui::kValueRole).toDouble();
+}
+
+} // namespace
+
+TEST(DiffTree, SetsTwoRunsSideBySideNodeByNode) {
+  const gui::RunData a = gui::summarize_run("base", test::gui_profile(), {});
+  profile::Profile slower = test::gui_profile(1.5);
+  // The other run calls one more function under main().
+  slower.probes.push_back({5, 1, "extra()", "small.c", 40, "extra"});
+  for (profile::Cfh &h : slower.cfhs)
+    h.nodes.push_back(test::gui_node(1, 5, {0.25}, 0.0));
+  const gui::RunData b = gui::summarize_run("slow", slower, {});
+  const gui::RunDiff diff = gui::diff_runs(a, b);
+  EXPECT_EQ(diff.baseline, "base");
+  EXPECT_EQ(diff.other, "slow");
+  EXPECT_EQ(diff.title, a.whole[0].title);
+
+  gui::TreeModel model;
+  QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+  model.setTree(gui::diff_tree(diff));
+  EXPECT_EQ(model.headerData(gui::kDiffBaselineColumn, Qt::Horizontal).toString(), "baseline s");
+  EXPECT_EQ(model.headerData(gui::kDiffRatioColumn, Qt::Horizontal).toString(), "ratio");
+  ASSERT_EQ(model.rowCount(), 1);
+  const QModelIndex root = model.index(0, 0);
+  const QModelIndex main = model.index(0, 0, root);
+  ASSERT_EQ(model.rowCount(main), 3); // solve, output, then the other run's extra
+  const QModelIndex solve = model.index(0, 0, main);
+  EXPECT_EQ(cell(solve, 0), "solve()");
+  // solve over both ranks: 6 + 12 s in the baseline, 1.5 times that in the other, each
+  // less exchange's charge (0.001 s per rank).
+  EXPECT_NEAR(value(solve, gui::kDiffBaselineColumn), 18 - 0.002, 1e-9);
+  EXPECT_NEAR(value(solve, gui::kDiffOtherColumn), 27 - 0.002, 1e-9);
+  EXPECT_NEAR(value(solve, gui::kDiffDifferenceColumn), 9, 1e-9);
+  EXPECT_EQ(cell(solve, gui::kDiffRatioColumn), QStringLiteral("1.50×"));
+  EXPECT_EQ(cell(solve, 5), "6") << "baseline count";
+  EXPECT_EQ(solve.data(gui::kKeyRole).toLongLong(), 2);
+  // Slower: red; the same: plain.
+  const QColor red = solve.data(Qt::BackgroundRole).value<QBrush>().color();
+  EXPECT_GT(red.red(), red.blue());
+  const QModelIndex output = model.index(1, 0, main);
+  EXPECT_EQ(cell(output, 0), "output()");
+  EXPECT_EQ(cell(output, gui::kDiffRatioColumn), QStringLiteral("1.00×"));
+  EXPECT_FALSE(output.data(Qt::BackgroundRole).isValid());
+  const QModelIndex extra = model.index(2, 0, main);
+  EXPECT_EQ(cell(extra, 0), "extra()");
+  EXPECT_EQ(cell(extra, gui::kDiffBaselineColumn), "") << "not in the baseline: blank";
+  EXPECT_EQ(cell(extra, gui::kDiffRatioColumn), "");
+  EXPECT_EQ(cell(extra, 5), "");
+  EXPECT_EQ(cell(extra, 6), "2");
+  EXPECT_TRUE(extra.data(Qt::ToolTipRole).toString().contains("only in slow"));
+  // The path of largest change: program, main, solve, exchange.
+  const QModelIndexList path = model.hotPath();
+  ASSERT_EQ(path.size(), 4);
+  EXPECT_EQ(path.back().data().toString(), "exchange()");
+
+  // Faster the other way round: blue.
+  model.setTree(gui::diff_tree(gui::diff_runs(b, a)));
+  const QModelIndex back = model.index(0, 0, model.index(0, 0, model.index(0, 0)));
+  const QColor blue = back.data(Qt::BackgroundRole).value<QBrush>().color();
+  EXPECT_GT(blue.blue(), blue.red());
+  EXPECT_EQ(cell(back, gui::kDiffRatioColumn), QStringLiteral("0.67×"));
+
+  const auto rows = gui::diff_export_rows(diff);
+  ASSERT_EQ(rows.size(), 6u);
+  EXPECT_EQ(rows[5][0], "program;main();extra()");
+  EXPECT_EQ(rows[5][1], "b");
+  EXPECT_EQ(rows[5][5], "") << "no ratio without a baseline";
+}
+
+TEST(DiffTree, RunsWithoutTreesGiveNoRows) {
+  const gui::RunData a = gui::summarize_run("base", test::gui_profile(), {});
+  const gui::RunData empty = gui::summarize_run("empty", profile::Profile{}, {});
+  EXPECT_TRUE(gui::diff_runs(a, empty).rows.empty());
+  gui::TreeModel model;
+  QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+  model.setTree(gui::diff_tree(gui::diff_runs(empty, a)));
+  EXPECT_EQ(model.rowCount(), 0);
+}
