@@ -67,6 +67,8 @@ jacobi-4t-*  4 threads
 EDF
 
 mkdir -p "$images"
+"$build/gui/idb-gui" --db "$db" --run balance-master --screenshot "$images/run.png" \
+  --view run --node "for loop in worker" 2>/dev/null
 "$build/gui/idb-gui" --db "$db" --run balance-master --screenshot "$images/tree-waits.png" \
   --view tree --node MPI_Recv 2>/dev/null
 "$build/gui/idb-gui" --db "$db" --run smvp --screenshot "$images/flame.png" \

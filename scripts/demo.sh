@@ -172,7 +172,9 @@ The database is $db: $("$idb" runs --db "$db" --format csv | tail -n +2 | wc -l)
   $idb query --list
   $idb edf examples/pic/compare-kernel.edf --probe push --value cpu
   sqlite3 $db 'SELECT * FROM probes LIMIT 5'
-The plots are the .svg files in $out (open them in a browser). In the GUI:
+The plots are the .svg files in $out (open them in a browser).
+The GUI's richest view: the master-worker run in three linked panes (metric, call tree,
+ranks; choose "wait time" to see where the ranks waited). Build it and open it with
   cmake --build --preset release --target idb-gui &&
-  $bin/gui/idb-gui --db $db examples/pic/compare-kernel.edf
+  $bin/gui/idb-gui --db $db --run balance-master-1 --view run
 TEXT

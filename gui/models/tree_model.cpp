@@ -5,6 +5,7 @@
 
 #include <QBrush>
 #include <QColor>
+#include <QFont>
 
 #include <algorithm>
 #include <cmath>
@@ -92,6 +93,12 @@ QVariant TreeModel::data(const QModelIndex &index, int role) const {
     QColor colour(QRgb(row.tint > 0 ? tree_.tint_rgb : tree_.negative_tint_rgb));
     colour.setAlpha(40 + int(150 * std::min(std::fabs(row.tint), 1.0)));
     return QBrush(colour);
+  }
+  if (role == Qt::FontRole) {
+    if (!row.emphasis) return {};
+    QFont bold;
+    bold.setBold(true);
+    return bold;
   }
   if (role == Qt::ToolTipRole && !row.note.empty())
     return QString::fromStdString(row.label + "\n" + row.note);

@@ -39,6 +39,7 @@ struct TreeRow {
   // colour (the diff: faster), and what its tooltip adds to the label.
   double tint = 0;
   std::string note;
+  bool emphasis = false; // shown in bold (the run view: the hot path)
 };
 
 inline constexpr std::uint32_t kTreeTop = 0xFFFFFFFFu;

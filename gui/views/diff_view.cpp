@@ -1,6 +1,8 @@
 // The diff of two runs (diff_view.hpp).
 #include "diff_view.hpp"
 
+#include "tree_view.hpp"
+
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -18,6 +20,7 @@ DiffView::DiffView(QWidget *parent)
   tree_->setSortingEnabled(true);
   tree_->setAlternatingRowColors(true);
   tree_->setUniformRowHeights(true);
+  tree_->setTextElideMode(Qt::ElideMiddle); // keeps a label's end: its source location
   tree_->header()->setSortIndicator(-1, Qt::DescendingOrder);
   tree_->header()->setDefaultSectionSize(110);
   caption_->setWordWrap(true);
@@ -99,14 +102,7 @@ void DiffView::refresh() {
 }
 
 void DiffView::expandLargestChange() {
-  const QModelIndexList path = model_.hotPath();
-  for (const QModelIndex &i : path)
-    tree_->expand(i);
-  if (!path.isEmpty()) {
-    tree_->setCurrentIndex(path.back());
-    tree_->scrollTo(path.back());
-  }
-  tree_->resizeColumnToContents(0);
+  expandAndSelect(tree_, model_.hotPath());
 }
 
 } // namespace idb::gui

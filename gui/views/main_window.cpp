@@ -25,7 +25,7 @@ MainWindow::MainWindow(QSettings &settings, QWidget *parent)
       tabs_(new QTabWidget(this)), runs_(new RunsView(this)), chart_(new ChartView(this)),
       tree_(new CfhTreeView(this)), console_(new SqlConsole(this)),
       experiment_(new ExperimentView(this)), dynamics_(new DynamicsView(this)),
-      flame_(new FlameView(this)), diff_(new DiffView(this)),
+      flame_(new FlameView(this)), diff_(new DiffView(this)), run_view_(new RunView(this)),
       probe_title_(new QLabel(tr("Click a probe in the chart, legend or tree to see its rows."))) {
   setWindowTitle(QStringLiteral("IDB"));
   banner_->setStyleSheet(QStringLiteral("background:#fde2e1;color:#8a1c1c;padding:4px"));
@@ -33,6 +33,7 @@ MainWindow::MainWindow(QSettings &settings, QWidget *parent)
   banner_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   banner_->hide();
   tabs_->addTab(runs_, tr("Runs"));
+  tabs_->addTab(run_view_, tr("Run"));
   tabs_->addTab(chart_, tr("Chart"));
   tabs_->addTab(tree_, tr("Tree"));
   tabs_->addTab(flame_, tr("Flame graph"));
@@ -116,6 +117,7 @@ void MainWindow::wire() {
   connect(tree_, &CfhTreeView::probeClicked, this, &MainWindow::showProbe);
   connect(flame_, &FlameView::probeClicked, this, &MainWindow::showProbe);
   connect(diff_, &DiffView::probeClicked, this, &MainWindow::showProbe);
+  connect(run_view_, &RunView::probeClicked, this, &MainWindow::showProbe);
   connect(diff_, &DiffView::otherChosen, this, [this](const QString &label) {
     statusBar()->showMessage(tr("Reading run %1 for the diff…").arg(label));
     store_.loadOther(label);
@@ -167,6 +169,7 @@ void MainWindow::runLoaded(const RunDataPtr &run) {
   tree_->setRun(run);
   dynamics_->setRun(run);
   flame_->setRun(run);
+  run_view_->setRun(run);
   diff_->setBaseline(run);
   console_->setRun(run);
   probe_rows_.setTable({});
@@ -192,8 +195,23 @@ void MainWindow::openExperiment(const QString &path, const QString &override) {
 }
 
 void MainWindow::showView(View view) {
-  QWidget *pages[] = {runs_, chart_, tree_, console_, experiment_, dynamics_, flame_, diff_};
+  QWidget *pages[] = {runs_,     chart_, tree_, console_, experiment_,
+                      dynamics_, flame_, diff_, run_view_};
   tabs_->setCurrentWidget(pages[int(view)]);
+}
+
+bool MainWindow::showViewNamed(const QString &name) {
+  static const std::pair<const char *, View> names[] = {
+      {"runs", View::runs},   {"run", View::run},
+      {"chart", View::chart}, {"tree", View::tree},
+      {"flame", View::flame}, {"diff", View::diff},
+      {"sql", View::sql},     {"iterations", View::iterations}};
+  for (const auto &[text, view] : names)
+    if (name == QLatin1String(text)) {
+      showView(view);
+      return true;
+    }
+  return false;
 }
 
 void MainWindow::showProbe(qint64 probe) {

@@ -1,5 +1,5 @@
-// The main window of idb-gui: one tab per view (runs, chart, tree, flame graph, diff,
-// SQL, experiment, iterations), the rows of
+// The main window of idb-gui: one tab per view (runs, the linked run view, chart, tree,
+// flame graph, diff, SQL, experiment, iterations), the rows of
 // the probe last clicked in a panel below, errors in a banner at the top. It wires the views to the
 // store worker; every database call goes through the worker, off the GUI thread.
 #pragma once
@@ -9,6 +9,7 @@
 #include "dynamics_view.hpp"
 #include "experiment_view.hpp"
 #include "flame_view.hpp"
+#include "run_view.hpp"
 #include "runs_view.hpp"
 #include "sql_console.hpp"
 #include "store_worker.hpp"
@@ -27,7 +28,7 @@ namespace idb::gui {
 class MainWindow : public QMainWindow {
   Q_OBJECT
 public:
-  enum class View { runs, chart, tree, sql, experiment, iterations, flame, diff };
+  enum class View { runs, chart, tree, sql, experiment, iterations, flame, diff, run };
 
   explicit MainWindow(QSettings &settings, QWidget *parent = nullptr);
 
@@ -39,6 +40,9 @@ public:
   // Asks for a database with the connect dialog and opens it.
   void askForDatabase();
   void showView(View view);
+  // The view of a --view name (runs, run, chart, tree, flame, diff, sql, iterations);
+  // false for any other name.
+  bool showViewNamed(const QString &name);
   // Shows the rows of `probe` in the run shown.
   void showProbe(qint64 probe);
   // Sets the run `label` against the run shown in the Diff tab (reading it in the worker)
@@ -53,6 +57,7 @@ public:
   DynamicsView *dynamicsView() const { return dynamics_; }
   FlameView *flameView() const { return flame_; }
   DiffView *diffView() const { return diff_; }
+  RunView *runView() const { return run_view_; }
   TableModel &probeRows() { return probe_rows_; }
   StoreClient &store() { return store_; }
   QString errorText() const; // the banner's text; empty when no error is shown
@@ -105,6 +110,7 @@ private:
   DynamicsView *dynamics_;
   FlameView *flame_;
   DiffView *diff_;
+  RunView *run_view_;
   TableModel probe_rows_;
   QLabel *probe_title_;
   QDockWidget *rows_dock_ = nullptr;

@@ -73,8 +73,8 @@ void save(MainWindow &window, const ScreenshotRequest &request) {
 } // namespace
 
 bool knownView(const QString &name) {
-  return name == "runs" || name == "chart" || name == "tree" || name == "flame" || name == "diff" ||
-         name == "sql" || name == "iterations" || experimentView(name);
+  return name == "runs" || name == "run" || name == "chart" || name == "tree" || name == "flame" ||
+         name == "diff" || name == "sql" || name == "iterations" || experimentView(name);
 }
 
 bool experimentView(const QString &name) {
@@ -111,6 +111,10 @@ void takeScreenshot(MainWindow &window, const ScreenshotRequest &request) {
     } else if (request.view == "tree") {
       window.showView(MainWindow::View::tree);
       if (!request.node.isEmpty() && !window.treeView()->chooseNode(request.node))
+        return finish(1, QStringLiteral("no node of the tree is labelled '%1…'").arg(request.node));
+    } else if (request.view == "run") {
+      window.showView(MainWindow::View::run);
+      if (!request.node.isEmpty() && !window.runView()->chooseNode(request.node))
         return finish(1, QStringLiteral("no node of the tree is labelled '%1…'").arg(request.node));
     } else if (request.view == "flame") {
       window.showView(MainWindow::View::flame);

@@ -25,7 +25,8 @@ CfhTreeView::CfhTreeView(QWidget *parent)
   tree_->setModel(&model_);
   tree_->setSortingEnabled(true);
   tree_->setAlternatingRowColors(true);
-  tree_->setUniformRowHeights(true); // keeps large trees fast
+  tree_->setUniformRowHeights(true);        // keeps large trees fast
+  tree_->setTextElideMode(Qt::ElideMiddle); // keeps a label's end: its source location
   tree_->header()->setSortIndicator(-1, Qt::DescendingOrder);
   // Twelve number columns beside the labels: narrow enough that all of them fit a window
   // of 1280 pixels, wide enough for six significant digits.
@@ -91,23 +92,7 @@ void CfhTreeView::showCfh(int index) {
 }
 
 bool CfhTreeView::chooseNode(const QString &prefix) {
-  std::vector<QModelIndex> stack; // depth first, iteratively (a CFH may be deep)
-  for (int r = model_.rowCount() - 1; r >= 0; --r)
-    stack.push_back(model_.index(r, 0));
-  while (!stack.empty()) {
-    const QModelIndex at = stack.back();
-    stack.pop_back();
-    if (at.data().toString().startsWith(prefix)) {
-      for (QModelIndex up = at.parent(); up.isValid(); up = up.parent())
-        tree_->expand(up);
-      tree_->setCurrentIndex(at);
-      tree_->scrollTo(at);
-      return true;
-    }
-    for (int r = model_.rowCount(at) - 1; r >= 0; --r)
-      stack.push_back(model_.index(r, 0, at));
-  }
-  return false;
+  return chooseByLabel(tree_, prefix);
 }
 
 std::string CfhTreeView::currentTitle() const {
@@ -115,14 +100,38 @@ std::string CfhTreeView::currentTitle() const {
 }
 
 void CfhTreeView::expandHotPath() {
-  const QModelIndexList path = model_.hotPath();
+  expandAndSelect(tree_, model_.hotPath());
+}
+
+void expandAndSelect(QTreeView *view, const QModelIndexList &path) {
   for (const QModelIndex &i : path)
-    tree_->expand(i);
+    view->expand(i);
   if (!path.isEmpty()) {
-    tree_->setCurrentIndex(path.back());
-    tree_->scrollTo(path.back());
+    view->setCurrentIndex(path.back());
+    view->scrollTo(path.back());
   }
-  tree_->resizeColumnToContents(0);
+  view->resizeColumnToContents(0);
+}
+
+bool chooseByLabel(QTreeView *view, const QString &prefix) {
+  const QAbstractItemModel &model = *view->model();
+  std::vector<QModelIndex> stack; // depth first, iteratively (a CFH may be deep)
+  for (int r = model.rowCount() - 1; r >= 0; --r)
+    stack.push_back(model.index(r, 0));
+  while (!stack.empty()) {
+    const QModelIndex at = stack.back();
+    stack.pop_back();
+    if (at.data().toString().startsWith(prefix)) {
+      for (QModelIndex up = at.parent(); up.isValid(); up = up.parent())
+        view->expand(up);
+      view->setCurrentIndex(at);
+      view->scrollTo(at);
+      return true;
+    }
+    for (int r = model.rowCount(at) - 1; r >= 0; --r)
+      stack.push_back(model.index(r, 0, at));
+  }
+  return false;
 }
 
 } // namespace idb::gui

@@ -56,4 +56,11 @@ private:
   WaitPanel *waits_;
 };
 
+// Expands `path` (indexes of the view's model, from the top down) and selects its last
+// row; the first column then fits its labels.
+void expandAndSelect(QTreeView *view, const QModelIndexList &path);
+// Chooses the first row of the view's model, depth first, whose label starts with
+// `prefix` (expanding its parents); false when there is none.
+bool chooseByLabel(QTreeView *view, const QString &prefix);
+
 } // namespace idb::gui

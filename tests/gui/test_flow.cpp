@@ -18,6 +18,7 @@
 #include "idb/queries.hpp"
 #include "idb/wait_states.h"
 #include "main_window.hpp"
+#include "run_view.hpp"
 #include "wait_panel.hpp"
 
 #include <QChartView>
@@ -27,6 +28,7 @@
 #include <QSvgRenderer>
 #include <QTest>
 #include <QTreeView>
+#include <QTreeWidget>
 #include <QXmlStreamReader>
 
 #include <gtest/gtest.h>
@@ -493,4 +495,63 @@ TEST_F(Flow, SetsAnotherRunAgainstTheRunShown) {
   EXPECT_EQ(failed.count(), 1);
   EXPECT_TRUE(window.errorText().contains("no run labelled 'nosuch'"))
       << window.errorText().toStdString();
+}
+
+// The linked run view: the metric chosen values the tree and the ranks' bars; the node
+// chosen shows on every rank, largest first; clicking a rank's bar shows that rank's own
+// tree with the same node chosen, clicking it again the run as a whole.
+TEST_F(Flow, LinksTheMetricTreeAndRankPanes) {
+  auto db = filled_database();
+  open(db->url(), "small");
+  window.showView(gui::MainWindow::View::run);
+  gui::RunView &view = *window.runView();
+  QCoreApplication::processEvents();
+  EXPECT_EQ(view.chosenMetric(), gui::NodeMetric::corrected);
+  EXPECT_EQ(view.metricList()->currentItem()->text(0), "corrected inclusive");
+  EXPECT_TRUE(view.treeTitle().startsWith("The run as a whole")) << view.treeTitle().toStdString();
+  // At first the hot path's leaf: exchange(), on both ranks.
+  EXPECT_EQ(view.chosenPath(), (std::vector<std::int32_t>{0, 1, 2, 3}));
+  EXPECT_EQ(view.rankBars()->spread().values.size(), 2u);
+
+  ASSERT_TRUE(view.chooseNode("solve"));
+  const gui::RankSpreadView &spread = view.rankBars()->spread();
+  ASSERT_EQ(spread.values.size(), 2u);
+  EXPECT_EQ(spread.values[0].rank, 1) << "rank 1 spent twice rank 0's time";
+  EXPECT_NEAR(spread.values[0].value, 12 - 0.001, 1e-9);
+  EXPECT_TRUE(view.rankSummary().contains("most/mean 1.33")) << view.rankSummary().toStdString();
+  EXPECT_TRUE(view.rankBars()->rowText(0).startsWith("rank 1")) << "largest first";
+
+  // Another metric: the tree's column and the bars follow, the node stays chosen.
+  QTreeWidget *metrics = view.metricList();
+  for (int i = 0; i < metrics->topLevelItemCount(); ++i)
+    if (metrics->topLevelItem(i)->text(0) == "activations")
+      metrics->setCurrentItem(metrics->topLevelItem(i));
+  EXPECT_EQ(view.chosenMetric(), gui::NodeMetric::count);
+  EXPECT_EQ(view.model().headerData(1, Qt::Horizontal).toString(), "activations");
+  EXPECT_EQ(view.chosenPath(), (std::vector<std::int32_t>{0, 1, 2}));
+  EXPECT_DOUBLE_EQ(view.rankBars()->spread().values[0].value, 3.0);
+  EXPECT_EQ(view.metricList()->topLevelItem(6)->text(1), "16") << "both ranks: 8 activations each";
+
+  // A click on rank 0's bar: rank 0's tree, solve() still chosen; again: the whole run.
+  view.setMetric(gui::NodeMetric::inclusive);
+  gui::RankBars &bars = *view.rankBars();
+  QCoreApplication::processEvents();
+  const int row0 = bars.spread().values[0].rank == 0 ? 0 : 1;
+  QTest::mouseClick(&bars, Qt::LeftButton, {},
+                    QPoint(100, 2 + row0 * gui::RankBars::kRowHeight + 8));
+  ASSERT_EQ(view.shownRank(), std::optional<int>(0));
+  EXPECT_TRUE(view.treeTitle().startsWith("rank 0")) << view.treeTitle().toStdString();
+  EXPECT_EQ(view.chosenPath(), (std::vector<std::int32_t>{0, 1, 2}));
+  const QModelIndex chosen = view.treeView()->currentIndex();
+  EXPECT_EQ(chosen.data().toString(), "solve()");
+  EXPECT_DOUBLE_EQ(chosen.siblingAtColumn(1).data(gui::kValueRole).toDouble(), 6.0);
+  const int again = bars.spread().values[0].rank == 0 ? 0 : 1;
+  QTest::mouseClick(&bars, Qt::LeftButton, {},
+                    QPoint(100, 2 + again * gui::RankBars::kRowHeight + 8));
+  EXPECT_FALSE(view.shownRank().has_value());
+  EXPECT_DOUBLE_EQ(
+      view.treeView()->currentIndex().siblingAtColumn(1).data(gui::kValueRole).toDouble(), 18.0);
+  // Clicking a node shows its probe's rows.
+  emit view.probeClicked(2);
+  EXPECT_EQ(window.probeRows().rowCount(), 2);
 }
