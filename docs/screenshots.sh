@@ -71,6 +71,8 @@ mkdir -p "$images"
   --view run --node "for loop in worker" 2>/dev/null
 "$build/gui/idb-gui" --db "$db" --run balance-master --screenshot "$images/tree-waits.png" \
   --view tree --node MPI_Recv 2>/dev/null
+"$build/gui/idb-gui" --db "$db" --run smvp --screenshot "$images/source.png" \
+  --view source --node "multiply" 2>/dev/null
 "$build/gui/idb-gui" --db "$db" --run smvp --screenshot "$images/flame.png" \
   --view flame --node "power_iteration" 2>/dev/null
 "$build/gui/idb-gui" --db "$db" --run jacobi-2t-1 --screenshot "$images/diff.png" \

@@ -1,6 +1,8 @@
 // CSV export of a table model (csv.hpp).
 #include "csv.hpp"
 
+#include "roles.hpp"
+
 #include <QSaveFile>
 
 namespace idb::gui {
@@ -25,14 +27,21 @@ QString toCsv(const QAbstractItemModel &model, bool row_headers) {
   QStringList line;
   if (row_headers) line << QStringLiteral("category");
   const int columns = model.columnCount();
+  // What an export writes: kExportRole where a model gives it, else what is shown.
+  auto text = [](const QVariant &exported, const QVariant &shown) {
+    return exported.isValid() ? exported.toString() : shown.toString();
+  };
   for (int c = 0; c < columns; ++c)
-    line << field(model.headerData(c, Qt::Horizontal).toString());
+    line << field(text(model.headerData(c, Qt::Horizontal, kExportRole),
+                       model.headerData(c, Qt::Horizontal)));
   QString out = line.join(QLatin1Char(',')) + QLatin1Char('\n');
   for (int r = 0; r < model.rowCount(); ++r) {
     line.clear();
     if (row_headers) line << field(model.headerData(r, Qt::Vertical).toString());
-    for (int c = 0; c < columns; ++c)
-      line << field(model.index(r, c).data().toString());
+    for (int c = 0; c < columns; ++c) {
+      const QModelIndex at = model.index(r, c);
+      line << field(text(at.data(kExportRole), at.data()));
+    }
     out += line.join(QLatin1Char(',')) + QLatin1Char('\n');
   }
   return out;

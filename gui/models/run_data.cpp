@@ -127,7 +127,8 @@ store::QueryResult probe_rows(const RunData &run, std::int32_t probe) {
       t.rows.push_back({std::to_string(cfh.rank), std::to_string(cfh.thread), cfh.name,
                         std::to_string(i), parent, std::to_string(s.count), number(s.sum),
                         number(s.min), number(s.max), number(s.mean),
-                        number(analysis::value({s, 0, {}}, Metric::sdev)), number(s.cpu_sum),
+                        number(analysis::value({s, 0, {}}, Metric::sdev)),
+                        s.cpu_count > 0 ? store::Cell(number(s.cpu_sum)) : std::nullopt,
                         number(s.noise), number(run.times[c][i].corrected)});
     }
   }

@@ -81,7 +81,8 @@ const profile::Cfh *chosen_tree(const RunData &run, int index, std::string *titl
 RunData summarize_run(std::string label, profile::Profile profile, store::QueryResult attributes);
 
 // The rows of one probe: every node of it in every CFH (rank, thread, CFH name, parent's
-// probe, count, total, min, max, mean, sdev, CPU, noise, corrected), as a table.
+// probe, count, total, min, max, mean, sdev, CPU, noise, corrected), as a table; CPU is
+// NULL where none was measured.
 store::QueryResult probe_rows(const RunData &run, std::int32_t probe);
 
 // The runs of a database as a table: label, program, nprocs, threads, start, wall

@@ -16,12 +16,27 @@ double as_number(const store::Cell &cell) {
 
 TableModel::TableModel(QObject *parent) : QAbstractTableModel(parent) {}
 
-void TableModel::setTable(store::QueryResult table) {
+void TableModel::setTable(store::QueryResult table, std::vector<std::optional<Format>> formats) {
   beginResetModel();
   table_ = std::move(table);
-  table_.numeric.resize(table_.columns.size(), false);
+  const std::size_t columns = table_.columns.size();
+  table_.numeric.resize(columns, false);
   for (auto &row : table_.rows)
-    row.resize(table_.columns.size());
+    row.resize(columns);
+  formats_ = std::move(formats);
+  formats_.resize(columns);
+  units_.assign(columns, {});
+  std::vector<double> values;
+  for (std::size_t c = 0; c < columns; ++c) {
+    if (!formats_[c] || !table_.numeric[c]) {
+      formats_[c].reset(); // only numbers are formatted
+      continue;
+    }
+    values.clear();
+    for (const auto &row : table_.rows)
+      if (row[c]) values.push_back(as_number(row[c]));
+    units_[c] = time_unit(values);
+  }
   endResetModel();
 }
 
@@ -42,9 +57,16 @@ QVariant TableModel::data(const QModelIndex &index, int role) const {
   if (!checkIndex(index, CheckIndexOption::IndexIsValid)) return {};
   const store::Cell &cell = table_.rows[std::size_t(index.row())][std::size_t(index.column())];
   const bool numeric = table_.numeric[std::size_t(index.column())];
+  const std::optional<Format> &format = formats_[std::size_t(index.column())];
   switch (role) {
   case Qt::DisplayRole:
+    if (!cell) return QString();
+    if (!format) return QString::fromStdString(*cell);
+    if (*format == Format::seconds || *format == Format::seconds_or_blank)
+      return format_time(as_number(cell), units_[std::size_t(index.column())]);
+    return formatValue(as_number(cell), *format);
   case Qt::ToolTipRole:
+  case kExportRole:
     return cell ? QString::fromStdString(*cell) : QString();
   case kValueRole:
     if (!cell) return {};
@@ -57,10 +79,17 @@ QVariant TableModel::data(const QModelIndex &index, int role) const {
 }
 
 QVariant TableModel::headerData(int section, Qt::Orientation orientation, int role) const {
-  if (role != Qt::DisplayRole) return {};
-  if (orientation == Qt::Vertical) return section + 1;
+  if (role != Qt::DisplayRole && role != kExportRole) return {};
+  if (orientation == Qt::Vertical) return role == kExportRole ? QVariant() : QVariant(section + 1);
   if (section < 0 || std::size_t(section) >= table_.columns.size()) return {};
-  return QString::fromStdString(table_.columns[std::size_t(section)]);
+  const auto c = std::size_t(section);
+  QString title = QString::fromStdString(table_.columns[c]);
+  const std::optional<Format> &format = formats_[c];
+  if (role == Qt::DisplayRole && format &&
+      (*format == Format::seconds || *format == Format::seconds_or_blank) &&
+      !units_[c].name.isEmpty())
+    title += QLatin1Char(' ') + units_[c].name;
+  return title;
 }
 
 void TableModel::sort(int column, Qt::SortOrder order) {

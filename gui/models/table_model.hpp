@@ -1,6 +1,8 @@
 // The table model of every grid in the GUI (runs, attributes, a probe's rows, SQL
-// results): a store::QueryResult shown as is, sortable per column (numbers as numbers,
-// NULL first), with the raw cell under kValueRole.
+// results): a store::QueryResult shown as is, or with some columns in a Format (a seconds
+// column in one unit named in its header, counts with thousands separators), sortable
+// per column (numbers as numbers, NULL first), with the raw cell under kValueRole, in the
+// tooltip and under kExportRole, so exports keep every digit.
 #pragma once
 
 #include "tree_model.hpp"
@@ -9,6 +11,9 @@
 
 #include <QAbstractTableModel>
 
+#include <optional>
+#include <vector>
+
 namespace idb::gui {
 
 class TableModel : public QAbstractTableModel {
@@ -16,8 +21,9 @@ class TableModel : public QAbstractTableModel {
 public:
   explicit TableModel(QObject *parent = nullptr);
 
-  // Replaces the whole table (a model reset).
-  void setTable(store::QueryResult table);
+  // Replaces the whole table (a model reset). `formats`, when given, has one entry per
+  // column: how a numeric column reads (nullopt: as it is).
+  void setTable(store::QueryResult table, std::vector<std::optional<Format>> formats = {});
   const store::QueryResult &table() const { return table_; }
   // The column called `name`, or -1.
   int column(const std::string &name) const;
@@ -31,6 +37,8 @@ public:
 
 private:
   store::QueryResult table_;
+  std::vector<std::optional<Format>> formats_; // per column
+  std::vector<TimeUnit> units_;                // per column: a seconds column's unit
 };
 
 } // namespace idb::gui

@@ -26,6 +26,7 @@ MainWindow::MainWindow(QSettings &settings, QWidget *parent)
       tree_(new CfhTreeView(this)), console_(new SqlConsole(this)),
       experiment_(new ExperimentView(this)), dynamics_(new DynamicsView(this)),
       flame_(new FlameView(this)), diff_(new DiffView(this)), run_view_(new RunView(this)),
+      source_(new SourceView(settings, this)),
       probe_title_(new QLabel(tr("Click a probe in the chart, legend or tree to see its rows."))) {
   setWindowTitle(QStringLiteral("IDB"));
   banner_->setStyleSheet(QStringLiteral("background:#fde2e1;color:#8a1c1c;padding:4px"));
@@ -38,6 +39,7 @@ MainWindow::MainWindow(QSettings &settings, QWidget *parent)
   tabs_->addTab(tree_, tr("Tree"));
   tabs_->addTab(flame_, tr("Flame graph"));
   tabs_->addTab(diff_, tr("Diff"));
+  tabs_->addTab(source_, tr("Source"));
   tabs_->addTab(console_, tr("SQL"));
   tabs_->addTab(experiment_, tr("Experiment"));
   tabs_->addTab(dynamics_, tr("Iterations"));
@@ -195,17 +197,16 @@ void MainWindow::openExperiment(const QString &path, const QString &override) {
 }
 
 void MainWindow::showView(View view) {
-  QWidget *pages[] = {runs_,     chart_, tree_, console_, experiment_,
-                      dynamics_, flame_, diff_, run_view_};
+  QWidget *pages[] = {runs_,     chart_, tree_, console_,  experiment_,
+                      dynamics_, flame_, diff_, run_view_, source_};
   tabs_->setCurrentWidget(pages[int(view)]);
 }
 
 bool MainWindow::showViewNamed(const QString &name) {
   static const std::pair<const char *, View> names[] = {
-      {"runs", View::runs},   {"run", View::run},
-      {"chart", View::chart}, {"tree", View::tree},
-      {"flame", View::flame}, {"diff", View::diff},
-      {"sql", View::sql},     {"iterations", View::iterations}};
+      {"runs", View::runs},     {"run", View::run},     {"chart", View::chart},
+      {"tree", View::tree},     {"flame", View::flame}, {"diff", View::diff},
+      {"source", View::source}, {"sql", View::sql},     {"iterations", View::iterations}};
   for (const auto &[text, view] : names)
     if (name == QLatin1String(text)) {
       showView(view);
@@ -216,7 +217,22 @@ bool MainWindow::showViewNamed(const QString &name) {
 
 void MainWindow::showProbe(qint64 probe) {
   if (!run_) return;
-  probe_rows_.setTable(probe_rows(*run_, std::int32_t(probe)));
+  const profile::Probe *site = run_->profile.probe(std::int32_t(probe));
+  // A probe the profile does not describe has no location either.
+  const profile::Probe unknown{std::int32_t(probe), 0, "#" + std::to_string(probe), "", 0, ""};
+  source_->showProbe(site ? site : &unknown, run_->profile.get("cwd"));
+  store::QueryResult rows = probe_rows(*run_, std::int32_t(probe));
+  // Times in one unit per column, counts with separators; the exact values stay in the
+  // tooltips and the export.
+  std::vector<std::optional<Format>> formats(rows.columns.size());
+  for (std::size_t c = 0; c < rows.columns.size(); ++c) {
+    const std::string &name = rows.columns[c];
+    if (name == "count") formats[c] = Format::integer;
+    if (name == "total" || name == "min" || name == "max" || name == "mean" || name == "sdev" ||
+        name == "cpu" || name == "noise" || name == "corrected")
+      formats[c] = Format::seconds_or_blank;
+  }
+  probe_rows_.setTable(std::move(rows), std::move(formats));
   rows_dock_->show();
   probe_title_->setText(
       tr("Rows of %1 (%2 nodes)")

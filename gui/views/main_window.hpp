@@ -1,5 +1,5 @@
 // The main window of idb-gui: one tab per view (runs, the linked run view, chart, tree,
-// flame graph, diff, SQL, experiment, iterations), the rows of
+// flame graph, diff, source, SQL, experiment, iterations), the rows of
 // the probe last clicked in a panel below, errors in a banner at the top. It wires the views to the
 // store worker; every database call goes through the worker, off the GUI thread.
 #pragma once
@@ -11,6 +11,7 @@
 #include "flame_view.hpp"
 #include "run_view.hpp"
 #include "runs_view.hpp"
+#include "source_view.hpp"
 #include "sql_console.hpp"
 #include "store_worker.hpp"
 #include "tree_view.hpp"
@@ -28,7 +29,7 @@ namespace idb::gui {
 class MainWindow : public QMainWindow {
   Q_OBJECT
 public:
-  enum class View { runs, chart, tree, sql, experiment, iterations, flame, diff, run };
+  enum class View { runs, chart, tree, sql, experiment, iterations, flame, diff, run, source };
 
   explicit MainWindow(QSettings &settings, QWidget *parent = nullptr);
 
@@ -40,10 +41,11 @@ public:
   // Asks for a database with the connect dialog and opens it.
   void askForDatabase();
   void showView(View view);
-  // The view of a --view name (runs, run, chart, tree, flame, diff, sql, iterations);
+  // The view of a --view name (runs, run, chart, tree, flame, diff, source, sql,
+  // iterations);
   // false for any other name.
   bool showViewNamed(const QString &name);
-  // Shows the rows of `probe` in the run shown.
+  // Shows the rows of `probe` in the run shown, and its source in the Source tab.
   void showProbe(qint64 probe);
   // Sets the run `label` against the run shown in the Diff tab (reading it in the worker)
   // and shows that tab.
@@ -58,6 +60,7 @@ public:
   FlameView *flameView() const { return flame_; }
   DiffView *diffView() const { return diff_; }
   RunView *runView() const { return run_view_; }
+  SourceView *sourceView() const { return source_; }
   TableModel &probeRows() { return probe_rows_; }
   StoreClient &store() { return store_; }
   QString errorText() const; // the banner's text; empty when no error is shown
@@ -111,6 +114,7 @@ private:
   FlameView *flame_;
   DiffView *diff_;
   RunView *run_view_;
+  SourceView *source_;
   TableModel probe_rows_;
   QLabel *probe_title_;
   QDockWidget *rows_dock_ = nullptr;

@@ -19,6 +19,7 @@ QTableView *makeTableView(QAbstractItemModel *model, QWidget *parent) {
   view->setSelectionMode(QAbstractItemView::SingleSelection);
   view->setEditTriggers(QAbstractItemView::NoEditTriggers);
   view->setAlternatingRowColors(true);
+  view->setTextElideMode(Qt::ElideMiddle); // a label's end (its source location) stays
   view->horizontalHeader()->setStretchLastSection(true);
   view->verticalHeader()->setDefaultSectionSize(22);
   return view;

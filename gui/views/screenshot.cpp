@@ -11,6 +11,7 @@
 
 #include <QCoreApplication>
 #include <QTimer>
+#include <QTreeView>
 
 #include <cstdio>
 
@@ -74,7 +75,8 @@ void save(MainWindow &window, const ScreenshotRequest &request) {
 
 bool knownView(const QString &name) {
   return name == "runs" || name == "run" || name == "chart" || name == "tree" || name == "flame" ||
-         name == "diff" || name == "sql" || name == "iterations" || experimentView(name);
+         name == "diff" || name == "source" || name == "sql" || name == "iterations" ||
+         experimentView(name);
 }
 
 bool experimentView(const QString &name) {
@@ -112,6 +114,13 @@ void takeScreenshot(MainWindow &window, const ScreenshotRequest &request) {
       window.showView(MainWindow::View::tree);
       if (!request.node.isEmpty() && !window.treeView()->chooseNode(request.node))
         return finish(1, QStringLiteral("no node of the tree is labelled '%1…'").arg(request.node));
+    } else if (request.view == "source") {
+      // The source of the tree's node --node names (default: the hot path's leaf).
+      CfhTreeView *tree = window.treeView();
+      if (!request.node.isEmpty() && !tree->chooseNode(request.node))
+        return finish(1, QStringLiteral("no node of the tree is labelled '%1…'").arg(request.node));
+      window.showProbe(tree->treeView()->currentIndex().data(kKeyRole).toLongLong());
+      window.showView(MainWindow::View::source);
     } else if (request.view == "run") {
       window.showView(MainWindow::View::run);
       if (!request.node.isEmpty() && !window.runView()->chooseNode(request.node))

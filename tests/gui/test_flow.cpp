@@ -19,14 +19,17 @@
 #include "idb/wait_states.h"
 #include "main_window.hpp"
 #include "run_view.hpp"
+#include "source_view.hpp"
 #include "wait_panel.hpp"
 
 #include <QChartView>
 #include <QImage>
+#include <QPlainTextEdit>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSvgRenderer>
 #include <QTest>
+#include <QTextBlock>
 #include <QTreeView>
 #include <QTreeWidget>
 #include <QXmlStreamReader>
@@ -34,6 +37,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 
 using namespace idb;
 
@@ -554,4 +558,42 @@ TEST_F(Flow, LinksTheMetricTreeAndRankPanes) {
   // Clicking a node shows its probe's rows.
   emit view.probeClicked(2);
   EXPECT_EQ(window.probeRows().rowCount(), 2);
+}
+
+// The source of a clicked probe: not found where the run recorded it, the view names the
+// paths it tried; under a source root set once (and kept in the settings), the file opens
+// at the probe's line, marked; the probe rows show times in their unit.
+TEST_F(Flow, ShowsAProbesSourceAtItsLine) {
+  auto db = filled_database();
+  open(db->url(), "small");
+  gui::SourceView &view = *window.sourceView();
+  window.showProbe(2); // solve(), small.c:10, recorded relative and without a run directory
+  EXPECT_EQ(view.foundPath(), "");
+  EXPECT_TRUE(view.message().startsWith("Source not found. Looked at: small.c"))
+      << view.message().toStdString();
+  const std::string root = dir.file("sources");
+  std::filesystem::create_directories(root);
+  {
+    std::ofstream out(root + "/small.c");
+    for (int i = 1; i <= 30; ++i)
+      out << "line " << i << "\n";
+  }
+  view.setSourceRoot(QString::fromStdString(root));
+  EXPECT_EQ(view.foundPath().toStdString(), root + "/small.c");
+  EXPECT_EQ(view.markedLine(), 10);
+  EXPECT_EQ(view.text()->textCursor().blockNumber(), 9);
+  EXPECT_TRUE(view.text()->textCursor().block().text().endsWith("line 10"))
+      << view.text()->textCursor().block().text().toStdString();
+  EXPECT_EQ(settings.value("source/root").toString().toStdString(), root);
+  window.showProbe(4); // output(), small.c:30
+  EXPECT_EQ(view.markedLine(), 30);
+  window.showProbe(0); // the program's root: not described here, no location
+  EXPECT_EQ(view.markedLine(), 0);
+  EXPECT_TRUE(view.message().contains("no source location")) << view.message().toStdString();
+  // The probe rows: seconds in the column's unit, the exact value in the tooltip.
+  window.showProbe(2);
+  const int total = window.probeRows().column("total");
+  EXPECT_EQ(window.probeRows().headerData(total, Qt::Horizontal).toString(), "total s");
+  EXPECT_EQ(window.probeRows().index(0, total).data().toString(), "6.00") << "as 12.00";
+  EXPECT_EQ(window.probeRows().index(0, total).data(Qt::ToolTipRole).toString(), "6");
 }

@@ -48,7 +48,7 @@ TEST(Screenshot, RendersEveryView) {
   }
   test::TempDir dir;
   const QString url = QString::fromStdString(db->url());
-  for (const char *view : {"runs", "run", "chart", "tree", "flame", "sql"}) {
+  for (const char *view : {"runs", "run", "chart", "tree", "flame", "source", "sql"}) {
     const QString out = QString::fromStdString(dir.file(std::string(view) + ".png"));
     Result r = run_gui({"--db", url, "--screenshot", out, "--view", view});
     ASSERT_EQ(r.code, 0) << view << ": " << r.err.toStdString();

@@ -49,6 +49,35 @@ TEST(TableModel, ExportsCsv) {
   EXPECT_TRUE(error.contains("/nonexistent-folder/x.csv")) << error.toStdString();
 }
 
+// A probe's rows as the panel shows them: a seconds column in one unit named in its
+// header, counts with separators, NULL blank; the tooltip and the CSV keep every digit and
+// the plain column name.
+TEST(TableModel, FormatsColumnsAndExportsTheExactValues) {
+  store::QueryResult t;
+  t.columns = {"rank", "count", "total", "cpu"};
+  t.numeric = {true, true, true, true};
+  t.rows = {{"0", "1234567", "0.0022291234", std::nullopt}, {"1", "3", "0.0136", "0.5"}};
+  gui::TableModel model;
+  QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+  model.setTable(
+      t, {std::nullopt, gui::Format::integer, gui::Format::seconds, gui::Format::seconds_or_blank});
+  EXPECT_EQ(model.headerData(0, Qt::Horizontal).toString(), "rank");
+  EXPECT_EQ(model.headerData(2, Qt::Horizontal).toString(), "total ms");
+  EXPECT_EQ(model.headerData(3, Qt::Horizontal).toString(), "cpu ms");
+  EXPECT_EQ(model.index(0, 1).data().toString(), "1,234,567");
+  EXPECT_EQ(model.index(0, 2).data().toString(), "2.23") << "the decimals of the column's largest";
+  EXPECT_EQ(model.index(1, 2).data().toString(), "13.60");
+  EXPECT_EQ(model.index(0, 3).data().toString(), "") << "not measured: blank";
+  EXPECT_EQ(model.index(0, 2).data(Qt::ToolTipRole).toString(), "0.0022291234");
+  EXPECT_EQ(gui::toCsv(model), "rank,count,total,cpu\n0,1234567,0.0022291234,\n1,3,0.0136,0.5\n");
+  // A text column is never formatted.
+  store::QueryResult names = t;
+  names.numeric = {false, false, false, false};
+  model.setTable(names, {std::nullopt, gui::Format::integer, gui::Format::seconds, std::nullopt});
+  EXPECT_EQ(model.index(0, 1).data().toString(), "1234567");
+  EXPECT_EQ(model.headerData(2, Qt::Horizontal).toString(), "total");
+}
+
 TEST(ConsoleParams, NamesDefaultsAndText) {
   const queries::CannedQuery *q = queries::find_canned_query("hottest_procedures");
   ASSERT_TRUE(q);
