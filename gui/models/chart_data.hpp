@@ -24,6 +24,7 @@ struct ChartSeries {
 struct ChartData {
   std::string title;
   std::string y_title;
+  bool seconds = false; // the values are seconds: the axis shows them in one unit
   std::vector<std::string> categories;
   std::vector<std::int64_t> keys; // per category: the probe id (or the row's number)
   std::vector<ChartSeries> series;
@@ -39,8 +40,24 @@ struct ChartRequest {
 ChartData chart_data(const RunSummary &summary, const ChartRequest &request);
 
 // A query result as a chart: the first non-numeric column names the categories (else the
-// row number), every numeric column is a series; at most `max_rows` rows.
+// row number), every numeric column that measures is a series (not one that identifies:
+// rank, thread, node, probe, line, depth, iteration, pid, or a name ending in "id");
+// at most `max_rows` rows. Seconds when every series' name ends in "_s" or "seconds".
 ChartData chart_from_table(const store::QueryResult &table, std::size_t max_rows = 200);
+
+// A linear axis people read: from `lo` (0 when every value is at least 0) to a round
+// number at least 5% above `hi`, in 4 to 8 steps of 1, 2 or 5 times a power of ten.
+struct NiceAxis {
+  double min = 0, max = 1;
+  int ticks = 6; // tick marks, both ends included
+};
+NiceAxis nice_axis(double lo, double hi);
+
+// Category labels for an axis: each at most `max` characters, a longer one losing its
+// middle ("for loop in po…[smvp.c:199]": the source location at its end stays), and
+// made distinct where eliding made two equal (an axis drops repeated categories).
+std::vector<std::string> axis_labels(const std::vector<std::string> &categories,
+                                     std::size_t max = 28);
 
 // Rows: categories; columns: series. kValueRole gives the number, kKeyRole the key.
 class ChartDataModel : public QAbstractTableModel {

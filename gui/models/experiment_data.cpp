@@ -57,6 +57,40 @@ std::string compare_title(const edf::CompareResult &result, const edf::CompareRo
   return title;
 }
 
+// The title of a probe compared rank by rank (ranks = all): per entry after the first,
+// the range of its ratios over the ranks and how many were significant, not one rank's.
+std::string compare_ranks_title(const edf::CompareResult &result,
+                                const std::vector<const edf::CompareRow *> &rows) {
+  std::string title = "COMPARE: " + rows.front()->name + ", " +
+                      std::string(analysis::metric_key(result.value)) + " per rank";
+  for (std::size_t i = 1; i < result.entries.size(); ++i) {
+    double lo = 0, hi = 0;
+    std::size_t ratios = 0, tested = 0, significant = 0;
+    for (const edf::CompareRow *row : rows) {
+      if (i >= row->cells.size()) continue;
+      const edf::CompareCell &c = row->cells[i];
+      if (c.ratio) {
+        lo = ratios ? std::min(lo, *c.ratio) : *c.ratio;
+        hi = ratios ? std::max(hi, *c.ratio) : *c.ratio;
+        ++ratios;
+      }
+      if (c.test) ++tested;
+      if (c.test && c.significant) ++significant;
+    }
+    title += "; " + result.entries[i] + " ";
+    if (ratios == 0)
+      title += "no ratio";
+    else if (short_number(lo) == short_number(hi))
+      title += "\u00d7" + short_number(lo);
+    else
+      title += "\u00d7" + short_number(lo) + " to " + short_number(hi);
+    title += " over " + std::to_string(rows.size()) + " ranks";
+    title += tested ? " (" + std::to_string(significant) + " significant)"
+                    : std::string(" (no test: fewer than 2 runs)");
+  }
+  return title;
+}
+
 } // namespace
 
 BoxPlotData coalesce_boxes(const edf::CoalesceResult &result, std::size_t max_boxes) {
@@ -68,6 +102,7 @@ BoxPlotData coalesce_boxes(const edf::CoalesceResult &result, std::size_t max_bo
   rows.resize(std::min(rows.size(), max_boxes));
   BoxPlotData boxes;
   boxes.y_title = std::string(analysis::metric_key(result.value));
+  boxes.seconds = analysis::metric_unit(result.value) == "seconds";
   boxes.title =
       "COALESCE: " + boxes.y_title + " per run, " + std::to_string(result.runs.size()) + " runs";
   for (const edf::CoalesceRow *row : rows) {
@@ -83,9 +118,40 @@ BoxPlotData coalesce_boxes(const edf::CoalesceResult &result, std::size_t max_bo
   return boxes;
 }
 
+BoxPlotData relative_boxes(BoxPlotData boxes) {
+  for (std::size_t i = 0; i < boxes.boxes.size(); ++i) {
+    edf::Box &b = boxes.boxes[i];
+    const double m = b.median;
+    if (!(m > 0)) continue;
+    for (double *v : {&b.min, &b.q1, &b.median, &b.q3, &b.max, &b.lower_whisker, &b.upper_whisker})
+      *v /= m;
+    for (double &v : boxes.outliers[i])
+      v /= m;
+  }
+  boxes.y_title += " \u00f7 median";
+  boxes.title += ", each probe \u00f7 its median";
+  boxes.seconds = false;
+  return boxes;
+}
+
+bool medians_far_apart(const BoxPlotData &boxes, double ratio) {
+  double lo = 0, hi = 0;
+  for (const edf::Box &b : boxes.boxes)
+    if (b.median > 0) {
+      lo = lo > 0 ? std::min(lo, b.median) : b.median;
+      hi = std::max(hi, b.median);
+    }
+  return lo > 0 && hi / lo > ratio;
+}
+
 ChartData compare_chart(const edf::CompareResult &result, std::int32_t probe) {
   ChartData chart;
   chart.y_title = std::string(analysis::metric_key(result.value));
+  chart.seconds = analysis::metric_unit(result.value) == "seconds";
+  std::vector<const edf::CompareRow *> rows;
+  for (const edf::CompareRow &row : result.rows)
+    if (row.probe == probe) rows.push_back(&row);
+  if (rows.size() > 1) chart.title = compare_ranks_title(result, rows);
   chart.categories = result.entries;
   for (std::size_t i = 0; i < result.entries.size(); ++i)
     chart.keys.push_back(std::int64_t(i));

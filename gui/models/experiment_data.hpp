@@ -33,6 +33,7 @@ ExperimentData read_experiment(const std::string &path, const std::string &overr
 // One box per COALESCE row: the five numbers, whiskers and outliers.
 struct BoxPlotData {
   std::string title, y_title;
+  bool seconds = false;                // the values are seconds: the axis shows them in one unit
   std::vector<std::string> categories; // "probe" or "probe @ rank N"
   std::vector<std::int64_t> keys;      // the probe ids
   std::vector<edf::Box> boxes;
@@ -42,8 +43,18 @@ struct BoxPlotData {
 // The first `max_boxes` rows of `result` by median, largest first.
 BoxPlotData coalesce_boxes(const edf::CoalesceResult &result, std::size_t max_boxes = 16);
 
+// `boxes` with each probe's numbers (box, whiskers, outliers) divided by its median, so
+// boxes of very different size show their spread side by side (a box whose median is 0
+// stays as it is); no longer in seconds, titled "... ÷ median".
+BoxPlotData relative_boxes(BoxPlotData boxes);
+// Whether the medians of `boxes` differ by more than `ratio` (the largest over the least
+// above zero): where drawn on one linear axis, the small boxes become dashes.
+bool medians_far_apart(const BoxPlotData &boxes, double ratio = 100);
+
 // COMPARE for one probe: the entries along X, one series per rank (or one for every rank
-// merged), the entry's value (0 where it has none).
+// merged), the entry's value (0 where it has none). Titled by the ratios of each entry to
+// the first: with one series, its ratio and test; with a series per rank, the range of
+// the ratios over the ranks and how many were significant.
 ChartData compare_chart(const edf::CompareResult &result, std::int32_t probe);
 
 // The probe whose first entry has the largest value: what the view shows first.

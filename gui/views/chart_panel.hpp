@@ -5,10 +5,12 @@
 
 #include "chart_data.hpp"
 #include "experiment_data.hpp"
+#include "number_format.hpp"
 
 #include <QWidget>
 
 QT_BEGIN_NAMESPACE
+class QAbstractAxis;
 class QChart;
 class QChartView;
 QT_END_NAMESPACE
@@ -29,7 +31,13 @@ public:
   int seriesCount() const;
   QChartView *chartView() const { return view_; }
 
-  // Each returns false with `error` set when the file cannot be written.
+  // The labels the X axis shows now.
+  QStringList axisLabels() const;
+  // The Y axis' title (with the unit the values are drawn in).
+  QString yTitle() const;
+
+  // Each returns false with `error` set when the file cannot be written; the picture's X
+  // axis names the whole categories, not the shortened labels shown.
   bool savePng(const QString &path, QString &error) const;
   bool saveSvg(const QString &path, QString &error) const;
 
@@ -42,9 +50,16 @@ private:
   void addPoints(QChart *chart, const ChartData &shown, ChartKind kind, bool log_scale);
   void clicked(int category);
   void install(QChart *chart, std::size_t series);
+  void tip(int category, const QString &what) const;
+  QString valueText(double value) const; // a drawn value with the unit
+  void setAxisLabels(const QStringList &text) const;
+  template <typename Save> bool withFullLabels(Save save) const;
 
   QChartView *view_;
   std::vector<std::int64_t> keys_;
+  std::vector<std::string> full_; // the categories, whole
+  TimeUnit unit_;                 // what the values are drawn in
+  QAbstractAxis *x_axis_ = nullptr;
 };
 
 } // namespace idb::gui

@@ -19,7 +19,7 @@ ExperimentView::ExperimentView(QWidget *parent)
     : QWidget(parent), title_(new QLabel(tr("Open an experiment (.edf) from the File menu."))),
       mode_(new QComboBox(this)), metric_(new QComboBox(this)), rank_(new QComboBox(this)),
       probe_(new QComboBox(this)), log_(new QCheckBox(tr("log"), this)),
-      panel_(new ChartPanel(this)) {
+      relative_(new QCheckBox(tr("\u00f7 median"), this)), panel_(new ChartPanel(this)) {
   title_->setWordWrap(true);
   auto *split = new QSplitter(Qt::Vertical, this);
   split->addWidget(panel_);
@@ -51,11 +51,15 @@ QWidget *ExperimentView::makeControls() {
   }
   probe_->setMinimumContentsLength(24);
   row->addWidget(log_);
+  relative_->setToolTip(tr("Each probe's box divided by its median: the spread of boxes of "
+                           "very different size, side by side"));
+  row->addWidget(relative_);
   row->addStretch(1);
   for (QComboBox *box : {mode_, metric_, rank_})
     connect(box, &QComboBox::currentIndexChanged, this, &ExperimentView::analyse);
   connect(probe_, &QComboBox::currentIndexChanged, this, &ExperimentView::draw);
   connect(log_, &QCheckBox::toggled, this, &ExperimentView::draw);
+  connect(relative_, &QCheckBox::toggled, this, &ExperimentView::draw);
   return bar;
 }
 
@@ -74,6 +78,12 @@ void ExperimentView::setExperiment(ExperimentPtr experiment) {
     rank_->addItem(tr("rank %1").arg(r), r);
   if (e.rank && !e.rank->all) rank_->setCurrentIndex(std::max(0, rank_->findData(e.rank->rank)));
   experiment_ = std::move(experiment);
+  {
+    // Boxes of very different size start each over its median.
+    const QSignalBlocker quiet(relative_);
+    relative_->setChecked(
+        medians_far_apart(coalesce_boxes(edf::coalesce(experiment_->entries, options()))));
+  }
   analyse();
 }
 
@@ -104,9 +114,12 @@ void ExperimentView::draw() {
   if (!experiment_) return;
   const bool coalesce = mode() == edf::Mode::coalesce;
   probe_->setEnabled(!coalesce);
+  relative_->setEnabled(coalesce);
   if (coalesce) {
     table_.setTable(edf::coalesce_rows(coalesce_, false));
-    panel_->setBoxes(coalesce_boxes(coalesce_), log_->isChecked());
+    BoxPlotData boxes = coalesce_boxes(coalesce_);
+    panel_->setBoxes(relative_->isChecked() ? relative_boxes(std::move(boxes)) : boxes,
+                     log_->isChecked());
   } else {
     table_.setTable(edf::compare_rows(compare_, false));
     panel_->setChart(compare_chart(compare_, std::int32_t(probe_->currentData().toInt())),
@@ -129,6 +142,14 @@ void ExperimentView::setMetric(Metric metric) {
 
 void ExperimentView::setRank(std::optional<int> rank) {
   rank_->setCurrentIndex(rank ? std::max(0, rank_->findData(*rank)) : 0);
+}
+
+void ExperimentView::setRelative(bool relative) {
+  relative_->setChecked(relative);
+}
+
+bool ExperimentView::relative() const {
+  return relative_->isChecked();
 }
 
 void ExperimentView::setProbe(std::int32_t probe) {

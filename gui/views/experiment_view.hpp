@@ -2,7 +2,8 @@
 // all ranks merged or one rank, outliers, and the pooled numbers in the table) or COMPARE
 // (per probe each entry's value, one series per rank, with differences, ratios to the
 // first entry and the significance verdict in the table). Mode, value, rank and probe are
-// chosen above the chart; the analysis is edf's, the view only draws its results.
+// chosen above the chart, and a log axis, or COALESCE's boxes each over its median; the
+// analysis is edf's, the view only draws its results.
 #pragma once
 
 #include "chart_panel.hpp"
@@ -31,6 +32,10 @@ public:
   void setRank(std::optional<int> rank); // nullopt: every rank
   // COMPARE's probe (by id); the box plots show every probe.
   void setProbe(std::int32_t probe);
+  // COALESCE's boxes each divided by its median (on at first when the medians are more
+  // than 100 times apart).
+  void setRelative(bool relative);
+  bool relative() const;
 
   edf::Mode mode() const;
   TableModel &table() { return table_; }
@@ -50,7 +55,7 @@ private:
   TableModel table_;
   QLabel *title_;
   QComboBox *mode_, *metric_, *rank_, *probe_;
-  QCheckBox *log_;
+  QCheckBox *log_, *relative_;
   ChartPanel *panel_;
   QTableView *table_view_ = nullptr;
 };

@@ -74,6 +74,14 @@ TEST_F(Experiment, CoalesceShowsBoxesWithOutliers) {
   EXPECT_EQ(view.table().rowCount(), int(r.rows.size()));
   EXPECT_EQ(view.panel()->seriesCount(), 2); // the boxes and the outliers
 
+  // Medians under 100 times apart: drawn as they are, in the unit of the largest.
+  EXPECT_FALSE(view.relative());
+  EXPECT_EQ(view.panel()->yTitle(), "total (s)");
+  view.setRelative(true);
+  EXPECT_EQ(view.panel()->yTitle(), QStringLiteral("total \u00f7 median"));
+  EXPECT_TRUE(view.panel()->chartView()->chart()->title().endsWith("each probe \u00f7 its median"));
+  view.setRelative(false);
+
   view.setRank(1);
   EXPECT_EQ(view.coalesceResult().rows.front().rank, 1);
   view.setMetric(gui::Metric::count);
@@ -103,8 +111,17 @@ TEST_F(Experiment, CompareShowsEachEntryPerRankWithTheVerdict) {
   EXPECT_NEAR(*row->cells[1].ratio, 1.5, 0.02);
   EXPECT_TRUE(row->cells[1].significant);
   EXPECT_EQ(view.panel()->seriesCount(), 2); // one series per rank
+  // The title sums the ranks up, not rank 0's ratio alone; the axis names its unit.
+  const QString title = view.panel()->chartView()->chart()->title();
+  EXPECT_TRUE(title.contains("per rank; slow-* \u00d71.4") ||
+              title.contains("per rank; slow-* \u00d71.5"))
+      << title.toStdString();
+  EXPECT_TRUE(title.contains("over 2 ranks (2 significant)")) << title.toStdString();
+  EXPECT_FALSE(title.contains("[rank 0]")) << title.toStdString();
+  EXPECT_EQ(view.panel()->yTitle(), "total (s)");
   view.setRank(0);
   EXPECT_EQ(view.panel()->seriesCount(), 1);
+  EXPECT_TRUE(view.panel()->chartView()->chart()->title().contains("[rank 0]"));
   view.setMode(edf::Mode::coalesce); // the same runs, the other analysis
   EXPECT_EQ(view.coalesceResult().runs.size(), 8u);
 }

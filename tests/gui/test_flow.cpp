@@ -163,7 +163,8 @@ TEST_F(Flow, RunsACannedQueryAndChartsIt) {
   ASSERT_EQ(result.rowCount(), 3); // main, solve, output: the PROC probes
   EXPECT_EQ(result.index(0, result.column("description")).data().toString(), "main()");
   console.showChart(true);
-  EXPECT_EQ(console.chartPanel()->seriesCount(), 4); // probe_id, count, inclusive, share
+  // count, inclusive and share: the probe id names a probe, it is no series.
+  EXPECT_EQ(console.chartPanel()->seriesCount(), 3);
 
   QSignalSpy failed(&window, &gui::MainWindow::errorShown);
   console.setSql("SELECT nonsense FROM nowhere");
@@ -235,6 +236,34 @@ TEST_F(Flow, ExportsPngSvgAndCsvWithContent) {
   std::filesystem::create_directory(dir.file("folder.svg"));
   EXPECT_FALSE(panel.saveSvg(QString::fromStdString(dir.file("folder.svg")), error));
   EXPECT_TRUE(std::filesystem::is_directory(dir.file("folder.svg")));
+}
+
+// A long probe label: shortened in its middle on the axis (its location kept), whole in
+// the exported SVG and CSV, never cut; the axis names its unit.
+TEST_F(Flow, ChartLabelsAreShortOnScreenAndWholeInExports) {
+  auto db = test::fresh_database();
+  profile::Profile p = test::gui_profile();
+  const std::string label = "solve_the_whole_problem_in_one_go(...) [small.c:10]";
+  p.probes[1].description = label;
+  store::load(*store::open(db->url()), p, {"long", {}, {}});
+  open(db->url());
+  window.showView(gui::MainWindow::View::chart);
+  gui::ChartPanel &panel = *window.chartView()->panel();
+  EXPECT_EQ(panel.yTitle(), "total (s)");
+  const QStringList shown = panel.axisLabels();
+  const auto shortened =
+      std::find_if(shown.begin(), shown.end(), [](const QString &l) { return l.contains("…"); });
+  ASSERT_NE(shortened, shown.end()) << shown.join('|').toStdString();
+  EXPECT_TRUE(shortened->endsWith("[small.c:10]")) << shortened->toStdString();
+  QString error;
+  const QString svg = QString::fromStdString(dir.file("long.svg"));
+  ASSERT_TRUE(panel.saveSvg(svg, error)) << error.toStdString();
+  const std::string text = test::read_file(svg.toStdString());
+  EXPECT_NE(text.find("solve_the_whole_problem_in_one_go"), std::string::npos);
+  EXPECT_EQ(text.find("…"), std::string::npos) << "nothing elided in the export";
+  EXPECT_EQ(panel.axisLabels(), shown) << "the screen's labels are back";
+  const QString csv = gui::toCsv(window.chartView()->data(), true);
+  EXPECT_TRUE(csv.contains(QString::fromStdString(label))) << csv.toStdString();
 }
 
 TEST_F(Flow, ABadPathShowsAnErrorInTheWindow) {

@@ -3,6 +3,7 @@
 #include "fixtures.hpp"
 
 #include "chart_data.hpp"
+#include "experiment_data.hpp"
 #include "histogram_data.hpp"
 #include "idb/histogram.hpp"
 #include "legend_model.hpp"
@@ -158,10 +159,67 @@ TEST(ChartData, FromAQueryResult) {
   t.rows = {{"1", "main()", "2.5"}, {"2", std::nullopt, std::nullopt}};
   gui::ChartData c = gui::chart_from_table(t);
   EXPECT_EQ(c.categories, (std::vector<std::string>{"main()", "2"}));
-  ASSERT_EQ(c.series.size(), 2u);
-  EXPECT_EQ(c.series[1].name, "total");
-  EXPECT_EQ(c.series[1].values, (std::vector<double>{2.5, 0.0}));
+  ASSERT_EQ(c.series.size(), 1u) << "the probe id names a probe, it does not measure";
+  EXPECT_EQ(c.series[0].name, "total");
+  EXPECT_EQ(c.series[0].values, (std::vector<double>{2.5, 0.0}));
+  EXPECT_FALSE(c.seconds) << "'total' does not say it is seconds";
   EXPECT_EQ(gui::chart_from_table(t, 1).categories.size(), 1u);
+  // Ranks, threads, nodes and any *_id column are left out; *_s columns are seconds.
+  t.columns = {"rank", "thread", "node", "run_id", "label", "inclusive_s", "exclusive_s"};
+  t.numeric = {true, true, true, true, false, true, true};
+  t.rows = {{"0", "0", "3", "1", "solve", "2.5", "1.5"}};
+  c = gui::chart_from_table(t);
+  ASSERT_EQ(c.series.size(), 2u);
+  EXPECT_EQ(c.series[0].name, "inclusive_s");
+  EXPECT_EQ(c.series[1].values, (std::vector<double>{1.5}));
+  EXPECT_EQ(c.categories, (std::vector<std::string>{"solve"}));
+  EXPECT_TRUE(c.seconds);
+}
+
+TEST(ChartData, AxesEndOnRoundNumbersWithHeadroom) {
+  gui::NiceAxis a = gui::nice_axis(0, 0.0846);
+  EXPECT_DOUBLE_EQ(a.min, 0);
+  EXPECT_NEAR(a.max, 0.1, 1e-12);
+  EXPECT_EQ(a.ticks, 6); // 0, 0.02, ..., 0.1
+  a = gui::nice_axis(0, 958.3);
+  EXPECT_NEAR(a.max, 1200, 1e-9) << "1000 is under 5% of headroom";
+  EXPECT_EQ(a.ticks, 7);
+  a = gui::nice_axis(0, 100);
+  EXPECT_GE(a.max, 105);
+  a = gui::nice_axis(-3, 7);
+  EXPECT_NEAR(a.min, -4, 1e-12);
+  EXPECT_NEAR(a.max, 8, 1e-12);
+  for (double hi : {1e-7, 3.3, 17.0, 4.2e5}) {
+    a = gui::nice_axis(0, hi);
+    EXPECT_GE(a.max, hi * 1.05 - 1e-12) << hi;
+    EXPECT_LE(a.max, hi * 2.5) << hi;
+    EXPECT_GE(a.ticks, 4) << hi;
+    EXPECT_LE(a.ticks, 9) << hi;
+    const double step = (a.max - a.min) / (a.ticks - 1);
+    const double mantissa = step / std::pow(10.0, std::floor(std::log10(step)));
+    EXPECT_TRUE(std::fabs(mantissa - 1) < 1e-6 || std::fabs(mantissa - 2) < 1e-6 ||
+                std::fabs(mantissa - 5) < 1e-6)
+        << hi << ": step " << step;
+  }
+  a = gui::nice_axis(0, 0);
+  EXPECT_DOUBLE_EQ(a.max, 1);
+}
+
+TEST(ChartData, LabelsLoseTheirMiddleAndStayDistinct) {
+  const std::vector<std::string> labels = gui::axis_labels(
+      {"main", "for loop in power_iteration [smvp.c:199]",
+       "for loop in power_iteration [smvp.c:195]", "a very long label number one that ends [x.c:1]",
+       "a very long label number two that ends [x.c:1]", "µµµµµµµµµµµµµµµµµµµµµµ [x.c:1]"});
+  EXPECT_EQ(labels[0], "main");
+  EXPECT_EQ(labels[1], "for loop in p\u2026n [smvp.c:199]");
+  EXPECT_EQ(labels[2], "for loop in p\u2026n [smvp.c:195]") << "the locations keep them apart";
+  EXPECT_NE(labels[3], labels[4]) << "equal once elided: made distinct";
+  EXPECT_EQ(QString::fromStdString(labels[4]).remove(QChar(0x200b)).toStdString(), labels[3])
+      << "the same text, a zero-width space apart";
+  for (const std::string &l : labels)
+    EXPECT_LE(QString::fromStdString(l).size(), 30) << l;
+  EXPECT_TRUE(QString::fromStdString(labels[5]).isValidUtf16()) << "never cut inside a character";
+  EXPECT_TRUE(QString::fromStdString(labels[5]).endsWith("[x.c:1]"));
 }
 
 TEST(ChartDataModel, ShowsCategoriesBySeries) {
@@ -197,4 +255,35 @@ TEST(LegendModel, ChecksProbesAndTellsTheChart) {
             "solve()\nwall time max/mean 1.33 over 2 ranks, most on rank 1");
   EXPECT_EQ(model.index(1).data().toString(), "solve()");
   EXPECT_TRUE(model.flags(model.index(0)) & Qt::ItemIsUserCheckable);
+}
+
+TEST(ExperimentData, RelativeBoxesDivideEachProbeByItsMedian) {
+  gui::BoxPlotData boxes;
+  boxes.title = "COALESCE: total per run, 3 runs";
+  boxes.y_title = "total";
+  boxes.seconds = true;
+  boxes.categories = {"big", "small", "none"};
+  boxes.keys = {1, 2, 3};
+  edf::Box big{};
+  big.min = 90, big.q1 = 95, big.median = 100, big.q3 = 105, big.max = 110;
+  big.lower_whisker = 90, big.upper_whisker = 110;
+  edf::Box small = big;
+  for (double *v : {&small.min, &small.q1, &small.median, &small.q3, &small.max,
+                    &small.lower_whisker, &small.upper_whisker})
+    *v /= 1000;
+  edf::Box none{};
+  boxes.boxes = {big, small, none};
+  boxes.outliers = {{150}, {}, {}};
+  EXPECT_TRUE(gui::medians_far_apart(boxes)) << "100 against 0.1";
+  EXPECT_FALSE(gui::medians_far_apart(boxes, 2000));
+  const gui::BoxPlotData r = gui::relative_boxes(boxes);
+  EXPECT_DOUBLE_EQ(r.boxes[0].median, 1.0);
+  EXPECT_DOUBLE_EQ(r.boxes[0].q1, 0.95);
+  EXPECT_DOUBLE_EQ(r.boxes[1].q3, 1.05);
+  EXPECT_DOUBLE_EQ(r.outliers[0][0], 1.5);
+  EXPECT_DOUBLE_EQ(r.boxes[2].median, 0.0) << "a median of 0 stays";
+  EXPECT_FALSE(r.seconds);
+  EXPECT_EQ(r.y_title, "total \u00f7 median");
+  boxes.boxes.resize(1);
+  EXPECT_FALSE(gui::medians_far_apart(boxes));
 }
