@@ -55,6 +55,8 @@ void HistogramPanel::redraw() {
     x->setTitleText(tr("activation duration (log)"));
     x->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
     x->setRange(lo, hi);
+    // A label wider than its interval stays whole ("10 µs", never "10 …"): they are short.
+    x->setTruncateLabels(false);
     const bool decades = hi - lo > 4;
     for (double decade = std::floor(lo); decade <= hi; ++decade)
       for (double step : {1.0, 2.0, 5.0}) {

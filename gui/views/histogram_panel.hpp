@@ -22,6 +22,7 @@ public:
   void setLogCount(bool log);
   // Series drawn: 0 without bars; else the bars and one marker per quantile.
   int seriesCount() const;
+  QChartView *chartView() const { return view_; }
 
 private:
   void redraw();

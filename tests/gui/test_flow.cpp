@@ -22,6 +22,7 @@
 #include "source_view.hpp"
 #include "wait_panel.hpp"
 
+#include <QCategoryAxis>
 #include <QChartView>
 #include <QImage>
 #include <QPlainTextEdit>
@@ -131,6 +132,7 @@ TEST_F(Flow, ShowsRunsChartTreeAndProbeRows) {
   ASSERT_TRUE(shown.wait(kWaitMs)) << window.errorText().toStdString();
   EXPECT_EQ(window.run()->label, "small-2");
   EXPECT_EQ(window.runsView()->attributes().rowCount(), 0);
+  EXPECT_EQ(window.probeRows().rowCount(), 0) << "no rows of the run shown before";
 }
 
 TEST_F(Flow, ShowsALargeRunsFirstRankWhileReadingTheRest) {
@@ -354,6 +356,14 @@ TEST_F(Flow, ShowsTheChosenNodesHistogram) {
   ASSERT_EQ(solve.data().toString(), "solve()");
   tree->setCurrentIndex(solve);
   EXPECT_EQ(view.histogramPanel()->seriesCount(), 4);
+  // The duration axis' labels stay whole ("2 s", never "2 …").
+  const auto axes = view.histogramPanel()->chartView()->chart()->axes(Qt::Horizontal);
+  ASSERT_EQ(axes.size(), 1);
+  EXPECT_FALSE(axes.front()->truncateLabels());
+  const QStringList durations = qobject_cast<QCategoryAxis *>(axes.front())->categoriesLabels();
+  ASSERT_FALSE(durations.isEmpty());
+  for (const QString &label : durations)
+    EXPECT_TRUE(label.endsWith(" s")) << label.toStdString();
   view.histogramPanel()->setLogCount(true);
   EXPECT_EQ(view.histogramPanel()->seriesCount(), 4);
   view.showCfh(0); // rank 0 alone: the view starts again at its hot path's leaf
