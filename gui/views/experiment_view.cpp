@@ -116,16 +116,42 @@ void ExperimentView::draw() {
   probe_->setEnabled(!coalesce);
   relative_->setEnabled(coalesce);
   if (coalesce) {
-    table_.setTable(edf::coalesce_rows(coalesce_, false));
+    store::QueryResult rows = edf::coalesce_rows(coalesce_, false);
+    auto formats = experimentFormats(rows);
+    table_.setTable(std::move(rows), std::move(formats));
     BoxPlotData boxes = coalesce_boxes(coalesce_);
     panel_->setBoxes(relative_->isChecked() ? relative_boxes(std::move(boxes)) : boxes,
                      log_->isChecked());
   } else {
-    table_.setTable(edf::compare_rows(compare_, false));
+    store::QueryResult rows = edf::compare_rows(compare_, false);
+    auto formats = experimentFormats(rows);
+    table_.setTable(std::move(rows), std::move(formats));
     panel_->setChart(compare_chart(compare_, std::int32_t(probe_->currentData().toInt())),
                      ChartKind::bar, log_->isChecked());
   }
   table_view_->resizeColumnsToContents();
+}
+
+std::vector<std::optional<Format>>
+ExperimentView::experimentFormats(const store::QueryResult &rows) const {
+  // The value's columns in one time unit each (when it is a time); ratios with "×";
+  // counts with separators; ids, ranks, t, degrees of freedom and p as they are.
+  const bool seconds =
+      analysis::metric_unit(analysis::Metric(metric_->currentData().toInt())) == "seconds";
+  std::vector<std::optional<Format>> formats(rows.columns.size());
+  for (std::size_t c = 0; c < rows.columns.size(); ++c) {
+    const std::string &name = rows.columns[c];
+    if (name == "ratio") formats[c] = Format::ratio;
+    if (name == "pooled_count" || name == "runs") formats[c] = Format::integer;
+    static const char *const values[] = {
+        "min",        "q1",         "median",     "q3",         "max",
+        "lower_whisker", "upper_whisker", "mean",  "sdev",       "value",
+        "diff",       "pooled_mean", "pooled_sdev", "pooled_min", "pooled_max",
+        "pooled_p50", "pooled_p90", "pooled_p99"};
+    for (const char *v : values)
+      if (seconds && name == v) formats[c] = Format::seconds_or_blank;
+  }
+  return formats;
 }
 
 edf::Mode ExperimentView::mode() const {

@@ -46,6 +46,7 @@ public:
 private:
   QWidget *makeControls();
   edf::AnalysisOptions options() const;
+  std::vector<std::optional<Format>> experimentFormats(const store::QueryResult &rows) const;
   void analyse();
   void draw();
 

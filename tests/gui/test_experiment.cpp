@@ -119,6 +119,11 @@ TEST_F(Experiment, CompareShowsEachEntryPerRankWithTheVerdict) {
   EXPECT_TRUE(title.contains("over 2 ranks (2 significant)")) << title.toStdString();
   EXPECT_FALSE(title.contains("[rank 0]")) << title.toStdString();
   EXPECT_EQ(view.panel()->yTitle(), "total (s)");
+  // The table: values in their unit, ratios with ×, exact numbers in the export.
+  const gui::TableModel &t = view.table();
+  EXPECT_EQ(t.headerData(t.column("value"), Qt::Horizontal).toString(), "value s");
+  EXPECT_TRUE(t.index(1, t.column("ratio")).data().toString().endsWith(QStringLiteral("\u00d7")));
+  EXPECT_EQ(t.headerData(t.column("ratio"), Qt::Horizontal, gui::kExportRole).toString(), "ratio");
   view.setRank(0);
   EXPECT_EQ(view.panel()->seriesCount(), 1);
   EXPECT_TRUE(view.panel()->chartView()->chart()->title().contains("[rank 0]"));
