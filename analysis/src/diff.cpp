@@ -59,21 +59,23 @@ std::vector<DiffRow> diff_trees(const profile::Profile &a, const profile::Cfh &t
     row.depth = at.parent == kNone ? 0 : rows[at.parent].depth + 1;
     row.label = at.na != kNone ? sa.label(at.na) : sb.label(at.nb);
     row.path = at.parent == kNone ? row.label : rows[at.parent].path + ';' + row.label;
+    // One side's numbers of the row: corrected inclusive and exclusive time, activations.
+    auto fill = [](const Side &side, std::uint32_t node, double &time, double &self,
+                   std::uint64_t &count) {
+      const profile::Node &n = side.cfh.nodes[node];
+      time = std::max(0.0, side.times[node].corrected);
+      self = side.self[node];
+      count = n.stats.count + n.stats.throttled;
+      return n.probe;
+    };
     if (at.na != kNone) {
-      const profile::Node &n = ta.nodes[at.na];
       row.in_a = true;
-      row.a = std::max(0.0, sa.times[at.na].corrected);
-      row.a_self = sa.self[at.na];
-      row.count_a = n.stats.count + n.stats.throttled;
-      row.probe = n.probe;
+      row.probe = fill(sa, at.na, row.a, row.a_self, row.count_a);
     }
     if (at.nb != kNone) {
-      const profile::Node &n = tb.nodes[at.nb];
       row.in_b = true;
-      row.b = std::max(0.0, sb.times[at.nb].corrected);
-      row.b_self = sb.self[at.nb];
-      row.count_b = n.stats.count + n.stats.throttled;
-      if (!row.in_a) row.probe = n.probe;
+      const std::int32_t probe = fill(sb, at.nb, row.b, row.b_self, row.count_b);
+      if (!row.in_a) row.probe = probe;
     }
     // Pair the children by label, k-th with k-th where a label repeats.
     std::vector<Pending> kids;

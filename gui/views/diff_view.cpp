@@ -16,12 +16,8 @@ namespace idb::gui {
 DiffView::DiffView(QWidget *parent)
     : QWidget(parent), baseline_label_(new QLabel(this)), others_(new QComboBox(this)),
       caption_(new QLabel(this)), tree_(new QTreeView(this)) {
-  tree_->setModel(&model_);
-  tree_->setSortingEnabled(true);
+  setUpTreeView(tree_, &model_);
   tree_->setAlternatingRowColors(true);
-  tree_->setUniformRowHeights(true);
-  tree_->setTextElideMode(Qt::ElideMiddle); // keeps a label's end: its source location
-  tree_->header()->setSortIndicator(-1, Qt::DescendingOrder);
   tree_->header()->setDefaultSectionSize(110);
   caption_->setWordWrap(true);
   auto *expand = new QPushButton(tr("Expand largest change"), this);

@@ -144,10 +144,9 @@ ExperimentView::experimentFormats(const store::QueryResult &rows) const {
     if (name == "ratio") formats[c] = Format::ratio;
     if (name == "pooled_count" || name == "runs") formats[c] = Format::integer;
     static const char *const values[] = {
-        "min",        "q1",         "median",     "q3",         "max",
-        "lower_whisker", "upper_whisker", "mean",  "sdev",       "value",
-        "diff",       "pooled_mean", "pooled_sdev", "pooled_min", "pooled_max",
-        "pooled_p50", "pooled_p90", "pooled_p99"};
+        "min",           "q1",         "median",     "q3",         "max",        "lower_whisker",
+        "upper_whisker", "mean",       "sdev",       "value",      "diff",       "pooled_mean",
+        "pooled_sdev",   "pooled_min", "pooled_max", "pooled_p50", "pooled_p90", "pooled_p99"};
     for (const char *v : values)
       if (seconds && name == v) formats[c] = Format::seconds_or_blank;
   }

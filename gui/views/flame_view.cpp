@@ -1,6 +1,8 @@
 // The flame graph view (flame_view.hpp).
 #include "flame_view.hpp"
 
+#include "tree_view.hpp"
+
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHelpEvent>
@@ -193,9 +195,7 @@ FlameView::FlameView(QWidget *parent)
 void FlameView::setRun(RunDataPtr run) {
   shown_ = nullptr; // it points into the run given before
   run_ = std::move(run);
-  tree_->clear();
-  for (const TreeChoice &choice : tree_choices(*run_))
-    tree_->addItem(QString::fromStdString(choice.title), choice.index);
+  listTrees(tree_, *run_);
   showTree(-1);
 }
 

@@ -127,11 +127,7 @@ RunView::RunView(QWidget *parent)
     item->setToolTip(0, QString::fromStdString(m.description));
     item->setTextAlignment(1, Qt::AlignRight | Qt::AlignVCenter);
   }
-  tree_->setModel(&model_);
-  tree_->setSortingEnabled(true);
-  tree_->setUniformRowHeights(true);
-  tree_->setTextElideMode(Qt::ElideMiddle); // keeps a label's end: its source location
-  tree_->header()->setSortIndicator(-1, Qt::DescendingOrder);
+  setUpTreeView(tree_, &model_);
   tree_->header()->setStretchLastSection(false);
   tree_->header()->setMinimumSectionSize(60);
   tree_title_->setWordWrap(true);

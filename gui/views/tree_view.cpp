@@ -22,12 +22,8 @@ namespace idb::gui {
 CfhTreeView::CfhTreeView(QWidget *parent)
     : QWidget(parent), cfh_(new QComboBox(this)), tree_(new QTreeView(this)),
       histogram_(new HistogramPanel(this)), waits_(new WaitPanel(this)) {
-  tree_->setModel(&model_);
-  tree_->setSortingEnabled(true);
+  setUpTreeView(tree_, &model_);
   tree_->setAlternatingRowColors(true);
-  tree_->setUniformRowHeights(true);        // keeps large trees fast
-  tree_->setTextElideMode(Qt::ElideMiddle); // keeps a label's end: its source location
-  tree_->header()->setSortIndicator(-1, Qt::DescendingOrder);
   // Twelve number columns beside the labels: narrow enough that all of them fit a window
   // of 1280 pixels, wide enough for six significant digits.
   tree_->header()->setDefaultSectionSize(84);
@@ -73,10 +69,8 @@ void CfhTreeView::showNode(const QModelIndex &index) {
 void CfhTreeView::setRun(RunDataPtr run) {
   shown_ = nullptr; // it points into the run given before
   run_ = std::move(run);
-  cfh_->clear();
   // The trees `idb report` has: the run as a whole (data -1, -2, ...), then each CFH.
-  for (const TreeChoice &choice : tree_choices(*run_))
-    cfh_->addItem(QString::fromStdString(choice.title), choice.index);
+  listTrees(cfh_, *run_);
   showCfh(-1);
 }
 
@@ -101,6 +95,20 @@ std::string CfhTreeView::currentTitle() const {
 
 void CfhTreeView::expandHotPath() {
   expandAndSelect(tree_, model_.hotPath());
+}
+
+void setUpTreeView(QTreeView *view, QAbstractItemModel *model) {
+  view->setModel(model);
+  view->setSortingEnabled(true);
+  view->setUniformRowHeights(true);
+  view->setTextElideMode(Qt::ElideMiddle);
+  view->header()->setSortIndicator(-1, Qt::DescendingOrder);
+}
+
+void listTrees(QComboBox *box, const RunData &run) {
+  box->clear();
+  for (const TreeChoice &choice : tree_choices(run))
+    box->addItem(QString::fromStdString(choice.title), choice.index);
 }
 
 void expandAndSelect(QTreeView *view, const QModelIndexList &path) {

@@ -56,6 +56,13 @@ private:
   WaitPanel *waits_;
 };
 
+// A tree view over `model` as every tree of the GUI shows one: sortable within each parent
+// (the rows as given until a header is clicked), rows of one height (large trees stay
+// fast), labels elided in the middle (their end, the source location, stays).
+void setUpTreeView(QTreeView *view, QAbstractItemModel *model);
+// Lists the trees `run` offers (tree_choices) in `box`, each with its index as data.
+void listTrees(QComboBox *box, const RunData &run);
+
 // Expands `path` (indexes of the view's model, from the top down) and selects its last
 // row; the first column then fits its labels.
 void expandAndSelect(QTreeView *view, const QModelIndexList &path);
