@@ -3,6 +3,7 @@
 
 #include "idb/analysis/exports.hpp"
 #include "idb/analysis/trees.hpp"
+#include "idb/histogram.hpp"
 #include "idb/tree.hpp"
 
 #include <algorithm>
@@ -29,6 +30,17 @@ const std::vector<NodeMetricInfo> &node_metrics() {
        "Time spent waiting in communication: late senders and receivers, collectives, "
        "barriers (blank without wait states).",
        true, false},
+      {NodeMetric::p50, "p50 activation",
+       "The median activation's duration, from the node's duration histogram (blank without "
+       "one).",
+       true, false, false},
+      {NodeMetric::p90, "p90 activation",
+       "The duration nine activations in ten stay under, from the node's duration histogram.", true,
+       false, false},
+      {NodeMetric::p99, "p99 activation",
+       "The duration 99 activations in 100 stay under: the tail, from the node's duration "
+       "histogram.",
+       true, false, false},
   };
   return metrics;
 }
@@ -73,12 +85,22 @@ std::vector<double> metric_values(const profile::Cfh &cfh, NodeMetric metric) {
     case NodeMetric::wait:
       values[i] = n.waits.empty() ? nan : profile::wait_seconds(n.waits);
       break;
+    case NodeMetric::p50:
+      values[i] = profile::quantile_seconds(n, 0.50);
+      break;
+    case NodeMetric::p90:
+      values[i] = profile::quantile_seconds(n, 0.90);
+      break;
+    case NodeMetric::p99:
+      values[i] = profile::quantile_seconds(n, 0.99);
+      break;
     }
   }
   return values;
 }
 
 double metric_total(const profile::Cfh &cfh, NodeMetric metric) {
+  if (!metric_info(metric).additive) return std::nan("");
   const std::vector<double> values = metric_values(cfh, metric);
   if (values.empty()) return std::nan("");
   if (metric_info(metric).inclusive) return values.front();
@@ -161,7 +183,13 @@ TreeData metric_tree(const profile::Profile &run, const profile::Cfh &cfh, NodeM
                   {"% of total", Format::percent},
                   {"count", Format::integer}};
   const std::vector<double> values = metric_values(cfh, metric);
-  const double total = metric_total(cfh, metric);
+  // A share of the total; for a quantile, which has none, of the largest node's.
+  double total = metric_total(cfh, metric);
+  if (!info.additive) {
+    total = 0;
+    for (double v : values)
+      if (!std::isnan(v)) total = std::max(total, v);
+  }
   const std::vector<std::vector<std::uint32_t>> children = profile::children_of(cfh);
   std::vector<std::uint32_t> row_of(cfh.nodes.size(), kTreeTop);
   // Depth first in node order, as the other trees.
@@ -178,7 +206,8 @@ TreeData metric_tree(const profile::Profile &run, const profile::Cfh &cfh, NodeM
     row.parent = n.parent == profile::kNoParent ? kTreeTop : row_of[n.parent];
     row.label = analysis::node_label(run, cfh, node);
     const double share = total > 0 && !std::isnan(values[node]) ? values[node] / total : 0.0;
-    row.values = {values[node], std::isnan(values[node]) ? std::nan("") : 100 * share,
+    row.values = {values[node],
+                  std::isnan(values[node]) || !info.additive ? std::nan("") : 100 * share,
                   double(n.stats.count + n.stats.throttled)};
     row.key = n.probe;
     row.source = node;

@@ -25,6 +25,9 @@ enum class NodeMetric {
   noise,               // the probes' charge in the node, seconds
   count,               // activations, timed or not
   wait,                // seconds waited in communication (NaN without wait states)
+  p50,                 // the median activation (NaN without a duration histogram)
+  p90,                 // the 90th percentile activation
+  p99,                 // the 99th percentile activation
 };
 
 struct NodeMetricInfo {
@@ -33,6 +36,7 @@ struct NodeMetricInfo {
   std::string description; // its tooltip
   bool seconds = true;     // else a count
   bool inclusive = false;  // the root's value is the run's; else the nodes' sum is
+  bool additive = true;    // false for a quantile: no total, no share of one
 };
 
 // Every metric, in the order the metric pane lists them.
@@ -43,7 +47,7 @@ const NodeMetricInfo &metric_info(NodeMetric metric);
 std::vector<double> metric_values(const profile::Cfh &cfh, NodeMetric metric);
 
 // The metric over the whole tree: the root's value for an inclusive metric, else the sum
-// of the nodes' (NaN values left out; NaN when every value is).
+// of the nodes' (NaN values left out; NaN when every value is); NaN for a quantile.
 double metric_total(const profile::Cfh &cfh, NodeMetric metric);
 
 // The run's thread CFHs of each rank merged by probe path (OpenMP workers under their
@@ -76,9 +80,10 @@ RankSpreadView rank_spread(const std::vector<RankTree> &trees,
                            const std::vector<std::int32_t> &path, NodeMetric metric);
 
 // `cfh` of `run` as TreeData valued by `metric`: columns the metric (seconds or count),
-// % of the tree's total, and count; each row with a share of 1% or more tinted by it
-// (0.8 of the share: the whole is not black), the rows of the hot path
-// (analysis::hot_path) emphasised; keys the probes, sources the nodes.
+// % of the tree's total (blank for a quantile), and count; each row with a share of 1% or
+// more tinted by it (0.8 of the share: the whole is not black; a quantile's share is of
+// the largest node's), the rows of the hot path (analysis::hot_path) emphasised; keys the
+// probes, sources the nodes.
 TreeData metric_tree(const profile::Profile &run, const profile::Cfh &cfh, NodeMetric metric);
 
 } // namespace idb::gui

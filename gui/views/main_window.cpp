@@ -77,6 +77,7 @@ void MainWindow::makeMenus() {
   file->addAction(tr("Export chart as &SVG…"), this, [this] { exportChart(true); });
   file->addAction(tr("Export table as &CSV…"), this, &MainWindow::exportTable);
   file->addAction(tr("Export flame graph as &folded stacks…"), this, &MainWindow::exportFolded);
+  file->addAction(tr("Export run as &Hatchet JSON…"), this, &MainWindow::exportHatchet);
   file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::quit);
   QMenu *view = menuBar()->addMenu(tr("&View"));
@@ -306,6 +307,26 @@ void MainWindow::exportFolded() {
       tr("Folded stacks (*.folded *.txt);;All files (*)"));
   if (path.isEmpty()) return;
   if (!writeText(QString::fromStdString(stacks), path, error)) showError(error);
+}
+
+void MainWindow::exportHatchet() {
+  QString error;
+  const std::string json = hatchetJson(error);
+  if (!error.isEmpty()) return showError(error);
+  const QString path = QFileDialog::getSaveFileName(
+      this, tr("Export Hatchet JSON"),
+      QStringLiteral("%1.json").arg(QString::fromStdString(run_->label)),
+      tr("JSON (*.json);;All files (*)"));
+  if (path.isEmpty()) return;
+  if (!writeText(QString::fromStdString(json), path, error)) showError(error);
+}
+
+std::string MainWindow::hatchetJson(QString &error) const {
+  if (!run_) {
+    error = tr("no run to export: open a run first");
+    return {};
+  }
+  return analysis::hatchet_literal(run_->profile, run_->whole);
 }
 
 std::string MainWindow::foldedStacks(QString &error) const {

@@ -76,6 +76,9 @@ public:
   // The tree the flame graph shows as collapsed stacks (analysis::folded_stacks, as
   // `idb export RUN --format folded` writes them); sets `error` when there is none.
   std::string foldedStacks(QString &error) const;
+  // The run's trees as a whole in Hatchet's literal format (analysis::hatchet_literal, as
+  // `idb export RUN --format hatchet --aggregate` writes them); sets `error` without a run.
+  std::string hatchetJson(QString &error) const;
 
 signals:
   void databaseOpened();
@@ -98,6 +101,7 @@ private:
   void exportChart(bool svg);
   void exportTable();
   void exportFolded();
+  void exportHatchet();
 
   QSettings &settings_;
   StoreClient store_;

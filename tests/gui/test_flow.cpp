@@ -483,6 +483,12 @@ TEST_F(Flow, DrawsTheFlameGraphZoomsSearchesAndExports) {
   EXPECT_EQ(window.foldedStacks(error),
             analysis::folded_stacks(window.run()->profile, window.run()->profile.cfhs[1]));
   EXPECT_TRUE(error.isEmpty());
+  // And the run as a whole for Hatchet, as idb export --format hatchet --aggregate.
+  const std::string json = window.hatchetJson(error);
+  EXPECT_TRUE(error.isEmpty());
+  EXPECT_EQ(json, analysis::hatchet_literal(window.run()->profile,
+                                            analysis::aggregate_trees(window.run()->profile)));
+  EXPECT_EQ(json.rfind("[{\"frame\": {\"name\": \"program [", 0), 0u) << json.substr(0, 80);
 }
 
 // The diff: a run chosen against the run shown (from the Diff tab or the Runs tab's

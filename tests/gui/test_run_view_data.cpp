@@ -6,6 +6,7 @@
 
 #include "run_view_data.hpp"
 
+#include "idb/histogram.hpp"
 #include "idb/wait_states.h"
 
 #include <QAbstractItemModelTester>
@@ -46,6 +47,19 @@ TEST(RunViewData, ValuesEveryNodeByEachMetric) {
   EXPECT_TRUE(std::isnan(gui::metric_total(profile::Cfh{}, NodeMetric::inclusive)));
   for (const gui::NodeMetricInfo &m : gui::node_metrics())
     EXPECT_EQ(&gui::metric_info(m.metric), &m);
+  // Quantiles, from a node's duration histogram: none without one, and never a total.
+  EXPECT_TRUE(std::isnan(v(NodeMetric::p50)[2]));
+  h.nodes[2].hist = profile::histogram_of({1'000'000'000, 2'000'000'000, 3'000'000'000});
+  EXPECT_NEAR(v(NodeMetric::p50)[2], 2.0, 2.0 / 16) << "within a bucket's width";
+  EXPECT_GE(v(NodeMetric::p99)[2], v(NodeMetric::p50)[2]);
+  EXPECT_TRUE(std::isnan(gui::metric_total(h, NodeMetric::p99)));
+  gui::TreeModel model;
+  QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+  model.setTree(gui::metric_tree(p, h, NodeMetric::p50));
+  const QModelIndex solve = model.index(0, 0, model.index(0, 0, model.index(0, 0)));
+  EXPECT_EQ(solve.data().toString(), "solve()");
+  EXPECT_EQ(solve.siblingAtColumn(2).data().toString(), "") << "no share of a quantile";
+  EXPECT_TRUE(solve.data(Qt::BackgroundRole).isValid()) << "the largest p50: tinted";
 }
 
 TEST(RunViewData, FindsANodeOnEveryRankByItsProbePath) {
