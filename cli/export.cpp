@@ -153,7 +153,7 @@ std::string tree_text(const profile::Profile &run, const Options &o, std::string
   // time (its object's life).
   for (const analysis::Tree &tree : analysis::aggregate_trees(run))
     if (o.cfh.empty() ? !tree.cfh.named : tree.cfh.named && tree.cfh.name == o.cfh)
-      return analysis::folded_stacks(run, tree.cfh, !tree.cfh.named);
+      return analysis::folded_stacks(run, tree.cfh);
   error = o.cfh.empty() ? "run '" + o.text + "' has no thread CFH to export"
                         : "run '" + o.text + "' has no CFH named '" + o.cfh + "'";
   return "";

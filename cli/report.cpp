@@ -248,7 +248,7 @@ void write_diff(std::ostream &out, const profile::Profile &a, const profile::Pro
       if (!pruned(r)) {
         std::vector<std::string> cells = analysis::diff_export_cells(r);
         table.rows.emplace_back(cells.begin(), cells.end());
-        if (r.ratio() != r.ratio()) table.rows.back()[5] = std::nullopt;
+        if (std::isnan(r.ratio())) table.rows.back()[5] = std::nullopt; // NULL in JSON
       }
     write_rows(out, table, args.format);
     return;
@@ -265,14 +265,9 @@ void write_diff(std::ostream &out, const profile::Profile &a, const profile::Pro
   for (const analysis::DiffRow &r : rows) {
     if (pruned(r)) continue;
     const double ratio = r.ratio();
-    const double size = std::fabs(ratio);
     table.rows.push_back({std::string(2 * r.depth, ' ') + r.label, r.in_a ? fixed(r.a, 6) : "-",
                           r.in_b ? fixed(r.b, 6) : "-", fixed(r.difference(), 6),
-                          ratio != ratio ? "-"
-                                         : fixed(ratio, size >= 100  ? 0
-                                                        : size >= 10 ? 1
-                                                                     : 2) +
-                                               "x",
+                          std::isnan(ratio) ? "-" : analysis::ratio_text(ratio) + "x",
                           r.in_a ? std::to_string(r.count_a) : "-",
                           r.in_b ? std::to_string(r.count_b) : "-"});
   }

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 
 namespace idb::analysis {
@@ -115,6 +116,13 @@ double diff_weight(const DiffRow &row, double root_a, double root_b, double floo
   if (!(row.a > 0)) return row.b > 0 ? 1.0 : 0.0;
   if (!(row.b > 0)) return -1.0;
   return std::clamp(std::log2(row.b / row.a), -1.0, 1.0);
+}
+
+std::string ratio_text(double ratio) {
+  const double size = std::fabs(ratio);
+  char text[64];
+  std::snprintf(text, sizeof text, "%.*f", size >= 100 ? 0 : size >= 10 ? 1 : 2, ratio);
+  return text;
 }
 
 const std::vector<std::string> &diff_export_columns() {

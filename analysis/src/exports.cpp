@@ -118,7 +118,7 @@ std::vector<double> corrected_exclusive(const profile::Cfh &cfh) {
   return own;
 }
 
-std::string folded_stacks(const profile::Profile &run, const profile::Cfh &cfh, bool with_root) {
+std::string folded_stacks(const profile::Profile &run, const profile::Cfh &cfh) {
   std::string out;
   if (cfh.nodes.empty()) return out;
   std::vector<double> own = corrected_exclusive(cfh);
@@ -133,7 +133,7 @@ std::string folded_stacks(const profile::Profile &run, const profile::Cfh &cfh, 
     if (!path.empty()) path += ';';
     path += frame;
     auto micros = static_cast<long long>(std::llround(own[i] * 1e6));
-    if (micros > 0 && (i != 0 || with_root)) {
+    if (micros > 0 && (i != 0 || !cfh.named)) {
       out += path;
       out += ' ';
       out += std::to_string(micros);

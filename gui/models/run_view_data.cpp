@@ -99,10 +99,11 @@ std::vector<double> metric_values(const profile::Cfh &cfh, NodeMetric metric) {
   return values;
 }
 
-double metric_total(const profile::Cfh &cfh, NodeMetric metric) {
-  if (!metric_info(metric).additive) return std::nan("");
-  const std::vector<double> values = metric_values(cfh, metric);
-  if (values.empty()) return std::nan("");
+namespace {
+
+// The total of `values`, the metric's values of a tree's nodes in node order.
+double total_of(const std::vector<double> &values, NodeMetric metric) {
+  if (!metric_info(metric).additive || values.empty()) return std::nan("");
   if (metric_info(metric).inclusive) return values.front();
   double sum = 0;
   bool any = false;
@@ -112,6 +113,13 @@ double metric_total(const profile::Cfh &cfh, NodeMetric metric) {
       any = true;
     }
   return any ? sum : std::nan("");
+}
+
+} // namespace
+
+double metric_total(const profile::Cfh &cfh, NodeMetric metric) {
+  if (!metric_info(metric).additive) return std::nan("");
+  return total_of(metric_values(cfh, metric), metric);
 }
 
 std::vector<RankTree> rank_trees(const profile::Profile &run) {
@@ -184,7 +192,7 @@ TreeData metric_tree(const profile::Profile &run, const profile::Cfh &cfh, NodeM
                   {"count", Format::integer}};
   const std::vector<double> values = metric_values(cfh, metric);
   // A share of the total; for a quantile, which has none, of the largest node's.
-  double total = metric_total(cfh, metric);
+  double total = total_of(values, metric);
   if (!info.additive) {
     total = 0;
     for (double v : values)

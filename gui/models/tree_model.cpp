@@ -3,6 +3,8 @@
 // so sorting only permutes those lists.
 #include "tree_model.hpp"
 
+#include "idb/analysis/diff.hpp"
+
 #include <QBrush>
 #include <QColor>
 #include <QFont>
@@ -190,10 +192,8 @@ QString formatValue(double value, Format format) {
   }
   case Format::percent:
     return QString::number(value, 'f', 1);
-  case Format::ratio: {
-    const double size = std::fabs(value);
-    return QString::number(value, 'f', size >= 100 ? 0 : size >= 10 ? 1 : 2) + QChar(0x00D7);
-  }
+  case Format::ratio:
+    return QString::fromStdString(analysis::ratio_text(value)) + QChar(0x00D7);
   }
   return {};
 }

@@ -78,7 +78,6 @@ public:
   FlameCanvas *canvas() const { return canvas_; }
   // The CFH shown (in the run), for the folded-stacks export; nullptr when none.
   const profile::Cfh *shownTree() const { return shown_; }
-  bool shownTreeIsNamed() const { return shown_ && shown_->named; }
   // The line above the graph: what the width means, what the zoom shows, or what the
   // search found.
   QString matchText() const;

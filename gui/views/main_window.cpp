@@ -76,8 +76,14 @@ void MainWindow::makeMenus() {
   file->addAction(tr("Export chart as &PNG…"), this, [this] { exportChart(false); });
   file->addAction(tr("Export chart as &SVG…"), this, [this] { exportChart(true); });
   file->addAction(tr("Export table as &CSV…"), this, &MainWindow::exportTable);
-  file->addAction(tr("Export flame graph as &folded stacks…"), this, &MainWindow::exportFolded);
-  file->addAction(tr("Export run as &Hatchet JSON…"), this, &MainWindow::exportHatchet);
+  file->addAction(tr("Export flame graph as &folded stacks…"), this, [this] {
+    exportText(&MainWindow::foldedStacks, tr("Export folded stacks"), QStringLiteral(".folded"),
+               tr("Folded stacks (*.folded *.txt);;All files (*)"));
+  });
+  file->addAction(tr("Export run as &Hatchet JSON…"), this, [this] {
+    exportText(&MainWindow::hatchetJson, tr("Export Hatchet JSON"), QStringLiteral(".json"),
+               tr("JSON (*.json);;All files (*)"));
+  });
   file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::quit);
   QMenu *view = menuBar()->addMenu(tr("&View"));
@@ -203,17 +209,20 @@ void MainWindow::showView(View view) {
   tabs_->setCurrentWidget(pages[int(view)]);
 }
 
-bool MainWindow::showViewNamed(const QString &name) {
+std::optional<MainWindow::View> MainWindow::viewNamed(const QString &name) {
   static const std::pair<const char *, View> names[] = {
       {"runs", View::runs},     {"run", View::run},     {"chart", View::chart},
       {"tree", View::tree},     {"flame", View::flame}, {"diff", View::diff},
       {"source", View::source}, {"sql", View::sql},     {"iterations", View::iterations}};
   for (const auto &[text, view] : names)
-    if (name == QLatin1String(text)) {
-      showView(view);
-      return true;
-    }
-  return false;
+    if (name == QLatin1String(text)) return view;
+  return std::nullopt;
+}
+
+bool MainWindow::showViewNamed(const QString &name) {
+  const std::optional<View> view = viewNamed(name);
+  if (view) showView(*view);
+  return view.has_value();
 }
 
 void MainWindow::showProbe(qint64 probe) {
@@ -297,28 +306,15 @@ void MainWindow::exportTable() {
   if (!writeCsv(*model, path, error, categories)) showError(error);
 }
 
-void MainWindow::exportFolded() {
+void MainWindow::exportText(std::string (MainWindow::*make)(QString &) const, const QString &title,
+                            const QString &suffix, const QString &filter) {
   QString error;
-  const std::string stacks = foldedStacks(error);
+  const std::string text = (this->*make)(error);
   if (!error.isEmpty()) return showError(error);
   const QString path = QFileDialog::getSaveFileName(
-      this, tr("Export folded stacks"),
-      QStringLiteral("%1.folded").arg(QString::fromStdString(run_->label)),
-      tr("Folded stacks (*.folded *.txt);;All files (*)"));
+      this, title, QString::fromStdString(run_->label) + suffix, filter);
   if (path.isEmpty()) return;
-  if (!writeText(QString::fromStdString(stacks), path, error)) showError(error);
-}
-
-void MainWindow::exportHatchet() {
-  QString error;
-  const std::string json = hatchetJson(error);
-  if (!error.isEmpty()) return showError(error);
-  const QString path = QFileDialog::getSaveFileName(
-      this, tr("Export Hatchet JSON"),
-      QStringLiteral("%1.json").arg(QString::fromStdString(run_->label)),
-      tr("JSON (*.json);;All files (*)"));
-  if (path.isEmpty()) return;
-  if (!writeText(QString::fromStdString(json), path, error)) showError(error);
+  if (!writeText(QString::fromStdString(text), path, error)) showError(error);
 }
 
 std::string MainWindow::hatchetJson(QString &error) const {
@@ -335,8 +331,7 @@ std::string MainWindow::foldedStacks(QString &error) const {
     error = tr("no tree to export: open a run first");
     return {};
   }
-  // A named CFH's root spans its object's life, not time the program spent there.
-  return analysis::folded_stacks(run_->profile, *cfh, !cfh->named);
+  return analysis::folded_stacks(run_->profile, *cfh);
 }
 
 } // namespace idb::gui

@@ -18,6 +18,8 @@
 
 #include <QMainWindow>
 
+#include <optional>
+
 class QDockWidget;
 class QLabel;
 class QSettings;
@@ -41,9 +43,10 @@ public:
   // Asks for a database with the connect dialog and opens it.
   void askForDatabase();
   void showView(View view);
-  // The view of a --view name (runs, run, chart, tree, flame, diff, source, sql,
-  // iterations);
-  // false for any other name.
+  // The view of a --view name of a run (runs, run, chart, tree, flame, diff, source, sql,
+  // iterations); nullopt for any other name.
+  static std::optional<View> viewNamed(const QString &name);
+  // Shows the view `name` names; false (and nothing else) for a name viewNamed refuses.
   bool showViewNamed(const QString &name);
   // Shows the rows of `probe` in the run shown, and its source in the Source tab.
   void showProbe(qint64 probe);
@@ -100,8 +103,10 @@ private:
   void runLoaded(const RunDataPtr &run);
   void exportChart(bool svg);
   void exportTable();
-  void exportFolded();
-  void exportHatchet();
+  // Asks where, then writes what `make` returns there (its error, or the write's, in the
+  // banner); the file is named after the run and `suffix`.
+  void exportText(std::string (MainWindow::*make)(QString &) const, const QString &title,
+                  const QString &suffix, const QString &filter);
 
   QSettings &settings_;
   StoreClient store_;

@@ -74,9 +74,7 @@ void save(MainWindow &window, const ScreenshotRequest &request) {
 } // namespace
 
 bool knownView(const QString &name) {
-  return name == "runs" || name == "run" || name == "chart" || name == "tree" || name == "flame" ||
-         name == "diff" || name == "source" || name == "sql" || name == "iterations" ||
-         experimentView(name);
+  return MainWindow::viewNamed(name).has_value() || experimentView(name);
 }
 
 bool experimentView(const QString &name) {

@@ -28,7 +28,10 @@ TEST(Exports, FoldedStacksWeighOwnCorrectedTimeInMicroseconds) {
             "prog;main;solve 4000\n"
             "prog;main;a,b 3000\n",
             analysis::folded_stacks(p, c));
-  EXPECT_EQ(analysis::folded_stacks(p, c).substr(10), analysis::folded_stacks(p, c, false));
+  Cfh named = c; // a named CFH's root spans its object's life: no line of its own
+  named.named = true;
+  named.name = "field";
+  EXPECT_EQ(analysis::folded_stacks(p, c).substr(10), analysis::folded_stacks(p, named));
   EXPECT_EQ("", analysis::folded_stacks(p, Cfh{}));
   std::vector<double> own = analysis::corrected_exclusive(c);
   ASSERT_EQ(own.size(), 5u);

@@ -103,6 +103,11 @@ TEST(Screenshot, RendersEveryView) {
   EXPECT_EQ(r.code, 1);
   EXPECT_TRUE(r.err.contains("no frame of the flame graph is labelled 'nosuch"))
       << r.err.toStdString();
+  for (const char *view : {"run", "source"}) {
+    r = run_gui({"--db", url, "--screenshot", out, "--view", view, "--node", "nosuch"});
+    EXPECT_EQ(r.code, 1) << view;
+    EXPECT_TRUE(r.err.contains("no node of the tree is labelled 'nosuch")) << r.err.toStdString();
+  }
   // The Iterations view of a run with dynamics, on a probe --node names.
   store::load(*store::open(db->url()), test::gui_dynamic_profile(), {"steps", {}, {}});
   const QString steps = QString::fromStdString(dir.file("iterations.png"));

@@ -45,6 +45,10 @@ std::vector<DiffRow> diff_trees(const profile::Profile &a, const profile::Cfh &t
 // root's corrected time (a 50% change of a node that holds nothing is not news).
 double diff_weight(const DiffRow &row, double root_a, double root_b, double floor = 0.005);
 
+// A ratio as people read it: two decimals under 10, one under 100, none above ("1.50",
+// "34.8", "123"); the front ends add their sign of times.
+std::string ratio_text(double ratio);
+
 // The columns of a diff export: path, in (a, b or both), a_s, b_s, difference_s, ratio,
 // a_count, b_count (seconds corrected inclusive; ratio empty where DiffRow::ratio is NaN).
 const std::vector<std::string> &diff_export_columns();

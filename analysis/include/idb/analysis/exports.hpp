@@ -23,10 +23,9 @@ std::vector<double> corrected_exclusive(const profile::Cfh &cfh);
 // Collapsed stacks of `cfh`: per node whose corrected exclusive time is at least half a
 // microsecond, one line "root;child;...;node WEIGHT", the frames the nodes' labels from
 // the root down (a ';' in a label becomes ','), WEIGHT that time in whole microseconds;
-// depth first in node order. `with_root`: false leaves out the root's own line (a named
-// CFH's root spans its object's life, which is not time the program spent there).
-std::string folded_stacks(const profile::Profile &run, const profile::Cfh &cfh,
-                          bool with_root = true);
+// depth first in node order. A named CFH's root has no line of its own: it spans its
+// object's life, which is not time the program spent there.
+std::string folded_stacks(const profile::Profile &run, const profile::Cfh &cfh);
 
 // Hatchet's literal format: a JSON array with one tree per entry of `trees`. Each node is
 // {"frame": {"name", "type", "file", "line"}, "metrics": {...}, "children": [...]}: type
