@@ -160,12 +160,15 @@ void finalize_profile() {
     save_own_profile(nullptr, 0); // unless a SIGTERM got there first
     return;
   }
+  // The spill comes before the first collective (the wait replay's): a rank that dies
+  // before its MPI_Finalize would hold the others there until the launcher's SIGTERM.
+  // It holds no wait states; the replay that finds them needs every rank.
+  char spill[4096] = "";
+  if (spill_on()) save_own_profile(spill, sizeof spill);
   wait_replay(); // its waits go into the CFHs the merge takes
   int rank = 0, size = 1;
   PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
   PMPI_Comm_size(MPI_COMM_WORLD, &size);
-  char spill[4096] = "";
-  if (spill_on()) save_own_profile(spill, sizeof spill); // before the first collective
   MPI_Comm comm;
   PMPI_Comm_dup(MPI_COMM_WORLD, &comm);
   bool written =

@@ -34,6 +34,14 @@ idb::test::Env with_grace(idb::test::Env env) {
   return env;
 }
 
+// abort_rank.c, whose last rank waits for `files` (named in `args`) before it aborts:
+// they must come without its waiting out its 30 s.
+MpiRun abort_rank(const std::vector<std::string> &args, const idb::test::Env &env = {}) {
+  MpiRun run = mpi_run(4, IDB_TEST_ABORT_RANK, args, env);
+  EXPECT_EQ(run.output.find("never appeared"), std::string::npos) << run.output;
+  return run;
+}
+
 std::string spill_path(const MpiRun &run, int rank) {
   return run.profile + ".rank" + std::to_string(rank) + ".idbprof";
 }
@@ -81,9 +89,8 @@ std::optional<Profile> read_spill(const MpiRun &run, int rank) {
 TEST(MpiAbort, InRankModeTheAbortingRankLosesOnlyItsOwnFile) {
   // The aborting rank waits for the others' files; the folder is only known inside
   // mpi_run, so the files are named through {dir}.
-  MpiRun run =
-      mpi_run(4, IDB_TEST_ABORT_RANK, {"before", "r-0.idbprof", "r-1.idbprof", "r-2.idbprof"},
-              {{"IDB_MPI_MODE", "rank"}, {"IDB_OUT", "{dir}/r-%r.idbprof"}});
+  MpiRun run = abort_rank({"before", "r-0.idbprof", "r-1.idbprof", "r-2.idbprof"},
+                          {{"IDB_MPI_MODE", "rank"}, {"IDB_OUT", "{dir}/r-%r.idbprof"}});
   EXPECT_NE(run.status, 0) << "the job should fail: a rank aborted";
   for (int rank = 0; rank < 3; ++rank) {
     auto r = idb::profile::read_profile(run.dir.file("r-" + std::to_string(rank) + ".idbprof"));
@@ -94,7 +101,7 @@ TEST(MpiAbort, InRankModeTheAbortingRankLosesOnlyItsOwnFile) {
 }
 
 TEST(MpiAbort, InFullModeARankThatAbortsAfterFinalizeLosesNothing) {
-  MpiRun run = mpi_run(4, IDB_TEST_ABORT_RANK, {"after", "profile.idbprof"});
+  MpiRun run = abort_rank({"after", "profile.idbprof"});
   EXPECT_NE(run.status, 0) << "the job should fail: a rank aborted";
   auto r = idb::profile::read_profile(run.profile);
   ASSERT_TRUE(r.profile) << r.error << "\n" << run.output;
@@ -102,10 +109,9 @@ TEST(MpiAbort, InFullModeARankThatAbortsAfterFinalizeLosesNothing) {
 }
 
 TEST(MpiAbort, WithSpillsTheAbortingRankLosesOnlyItsOwnDataInFullMode) {
-  MpiRun run = mpi_run(4, IDB_TEST_ABORT_RANK,
-                       {"before", "profile.idbprof.rank0.idbprof", "profile.idbprof.rank1.idbprof",
-                        "profile.idbprof.rank2.idbprof"},
-                       {{"IDB_MPI_SPILL", "1"}});
+  MpiRun run = abort_rank({"before", "profile.idbprof.rank0.idbprof",
+                           "profile.idbprof.rank1.idbprof", "profile.idbprof.rank2.idbprof"},
+                          {{"IDB_MPI_SPILL", "1"}});
   EXPECT_NE(run.status, 0) << "the job should fail: a rank aborted";
   for (int rank = 0; rank < 3; ++rank) {
     auto r = idb::profile::read_profile(spill_path(run, rank));
@@ -120,10 +126,9 @@ TEST(MpiAbort, WithSpillsTheAbortingRankLosesOnlyItsOwnDataInFullMode) {
 // Ranks 0 to 2 wrote their spills in MPI_Finalize and wait in the merge when rank 3
 // aborts; the launcher's SIGTERM finds them written and they are not written again.
 TEST(MpiAbort, ARankInTheMergeIsNotWrittenTwiceOnSigterm) {
-  MpiRun run = mpi_run(4, IDB_TEST_ABORT_RANK,
-                       {"before", "profile.idbprof.rank0.idbprof", "profile.idbprof.rank1.idbprof",
-                        "profile.idbprof.rank2.idbprof"},
-                       with_grace({{"IDB_VERBOSE", "1"}}));
+  MpiRun run = abort_rank({"before", "profile.idbprof.rank0.idbprof",
+                           "profile.idbprof.rank1.idbprof", "profile.idbprof.rank2.idbprof"},
+                          with_grace({{"IDB_VERBOSE", "1"}}));
   EXPECT_NE(run.status, 0) << run.output;
   for (int rank = 0; rank < 3; ++rank) {
     const std::string said = "rank " + std::to_string(rank) + "'s profile written to";
