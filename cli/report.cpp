@@ -4,7 +4,8 @@
 // --aggregate the threads' CFHs merged by probe path, and each named CFH over its instances. A
 // summary-mode run (one CFH for every rank, docs/mpi.md) says so above its trees, which carry each
 // node's spread over the ranks; it has no rank to select, and its CFHs merge without their spreads.
-// With --diff OTHER, the run as a whole set against OTHER's node by node (analysis::diff_trees).
+// With --diff OTHER, the run as a whole set against OTHER's node by node, either side a run or
+// a group of runs a label pattern names (analysis::diff_groups).
 #include "args.hpp"
 #include "commands.hpp"
 #include "format.hpp"
@@ -47,9 +48,14 @@ const char *kReportHelp =
     "                   tree of each run as a whole, nodes matched by their probes' labels\n"
     "                   (description and source location, so two builds match), with both\n"
     "                   runs' corrected inclusive seconds, the difference, the ratio\n"
-    "                   OTHER/RUN and both counts; '-' where a run lacks the node. As csv or\n"
-    "                   json: path, in (a, b or both), a_s, b_s, difference_s, ratio,\n"
-    "                   a_count, b_count; what idb-gui --view diff --export writes\n"
+    "                   OTHER/RUN and both counts; '-' where a run lacks the node.\n"
+    "                   RUN and OTHER may each be a label pattern ('pic-pow-*', quoted: '*',\n"
+    "                   '?' or '[' as in an .edf's [DBLIST]) naming a group of repeated\n"
+    "                   runs: each side then gives its runs' mean and standard deviation,\n"
+    "                   and where both sides have two runs or more, Welch's t-test of each\n"
+    "                   node's means (p; * where under 0.05). As csv or json: path, in (a, b\n"
+    "                   or both), a_s, b_s, difference_s, ratio, a_count, b_count, a_sd_s,\n"
+    "                   b_sd_s, p, significant; what idb-gui --view diff --export writes\n"
     "  --prune PERCENT  hide nodes below PERCENT of the root's inclusive time\n"
     "  --no-cpu         leave out the CPU columns\n"
     "  --quantiles      add the 50th, 90th and 99th percentile of each node's activations\n"
@@ -226,15 +232,54 @@ std::string fixed(double value, int decimals) {
   return text;
 }
 
+// One side of --diff: the run RUN (or OTHER) names, or the group a label pattern matches,
+// read, with the tree of each run as a whole.
+struct DiffSide {
+  std::string name;
+  std::vector<profile::Profile> runs;
+  std::vector<analysis::Tree> trees; // the first of each run's aggregate_trees, or none
+  std::string title;                 // of the first run's tree
+
+  std::vector<analysis::DiffRun> diff_runs() const {
+    static const profile::Cfh none;
+    std::vector<analysis::DiffRun> out;
+    for (std::size_t i = 0; i < runs.size(); ++i)
+      out.push_back({&runs[i], trees[i].cfh.nodes.empty() ? &none : &trees[i].cfh});
+    return out;
+  }
+};
+
+DiffSide read_side(store::Database &db, const std::vector<std::string> &labels,
+                   const std::string &name) {
+  DiffSide side;
+  side.name = name;
+  std::vector<std::string> named = analysis::diff_side_labels(labels, name);
+  if (named.empty()) {
+    if (name.find_first_of("*?[") == std::string::npos) store::read_run(db, name); // its error
+    throw store::Error("no run label matches '" + name + "' in " + db.location());
+  }
+  side.runs.reserve(named.size());
+  side.trees.reserve(named.size());
+  for (const std::string &label : named) {
+    side.runs.push_back(store::read_run(db, label));
+    std::vector<analysis::Tree> trees = analysis::aggregate_trees(side.runs.back());
+    side.trees.push_back(trees.empty() ? analysis::Tree{} : std::move(trees.front()));
+    if (side.title.empty()) side.title = side.trees.back().title;
+  }
+  return side;
+}
+
+// What a side is called in the table's heading: its name, and its size when a group.
+std::string side_heading(const DiffSide &side) {
+  return side.runs.size() == 1 ? side.name
+                               : side.name + " (" + std::to_string(side.runs.size()) + " runs)";
+}
+
 // RUN against OTHER node by node: a table for people (labels indented by depth, seconds
-// to the microsecond, the ratio to three significant digits), or the export rows.
-void write_diff(std::ostream &out, const profile::Profile &a, const profile::Profile &b,
-                const ReportArgs &args) {
-  std::vector<analysis::Tree> ta = analysis::aggregate_trees(a);
-  std::vector<analysis::Tree> tb = analysis::aggregate_trees(b);
-  const profile::Cfh none;
-  std::vector<analysis::DiffRow> rows =
-      analysis::diff_trees(a, ta.empty() ? none : ta[0].cfh, b, tb.empty() ? none : tb[0].cfh);
+// to the microsecond, the ratio to three significant digits; over groups the spreads and
+// Welch's verdict too), or the export rows.
+void write_diff(std::ostream &out, const DiffSide &a, const DiffSide &b, const ReportArgs &args) {
+  std::vector<analysis::DiffRow> rows = analysis::diff_groups(a.diff_runs(), b.diff_runs());
   const double root = rows.empty() ? 0.0 : std::max(rows[0].a, rows[0].b);
   auto pruned = [&](const analysis::DiffRow &r) {
     return r.parent != profile::kNoParent && root > 0 &&
@@ -243,33 +288,59 @@ void write_diff(std::ostream &out, const profile::Profile &a, const profile::Pro
   store::QueryResult table;
   if (args.format != Format::table) {
     table.columns = analysis::diff_export_columns();
-    table.numeric = {false, false, true, true, true, true, true, true};
+    table.numeric.assign(table.columns.size(), true);
+    table.numeric[0] = table.numeric[1] = table.numeric.back() = false; // path, in, significant
     for (const analysis::DiffRow &r : rows)
       if (!pruned(r)) {
         std::vector<std::string> cells = analysis::diff_export_cells(r);
         table.rows.emplace_back(cells.begin(), cells.end());
-        if (std::isnan(r.ratio())) table.rows.back()[5] = std::nullopt; // NULL in JSON
+        for (std::size_t c = 0; c < cells.size(); ++c)
+          if (cells[c].empty()) table.rows.back()[c] = std::nullopt; // NULL in JSON
       }
     write_rows(out, table, args.format);
     return;
   }
-  out << "diff: " << args.label << " (baseline) against " << args.diff << '\n';
-  if (!ta.empty() && !tb.empty())
-    out << "trees: " << ta[0].title
-        << (ta[0].title == tb[0].title ? std::string() : " against " + tb[0].title) << '\n';
-  out << "corrected inclusive seconds; nodes matched by their probes' labels; ratio = " << args.diff
-      << " / " << args.label << "\n\n";
-  table.columns = {"probe", "baseline s",     "other s",    "difference s",
-                   "ratio", "baseline count", "other count"};
-  table.numeric = {false, true, true, true, true, true, true};
+  const bool groups = a.runs.size() > 1 || b.runs.size() > 1;
+  const bool tested = a.runs.size() > 1 && b.runs.size() > 1;
+  out << "diff: " << side_heading(a) << " (baseline) against " << side_heading(b) << '\n';
+  if (!a.title.empty() && !b.title.empty())
+    out << "trees: " << a.title << (a.title == b.title ? std::string() : " against " + b.title)
+        << '\n';
+  out << "corrected inclusive seconds" << (groups ? ", means over each side's runs" : "")
+      << "; nodes matched by their probes' labels; ratio = " << b.name << " / " << a.name << '\n';
+  if (groups)
+    out << "sd: the standard deviation over the runs"
+        << (tested ? "; p: Welch's t-test of the means, significant under " +
+                         fixed(analysis::kDiffAlpha, 2) + " (marked *)"
+                   : "; no test: a side of one run has no spread to set a change against")
+        << '\n';
+  out << '\n';
+  table.columns = {"probe", "baseline s", "other s", "difference s", "ratio"};
+  if (groups) table.columns.insert(table.columns.begin() + 2, "baseline sd");
+  if (groups) table.columns.insert(table.columns.begin() + 4, "other sd");
+  if (tested) table.columns.push_back("p");
+  table.columns.insert(table.columns.end(), {"baseline count", "other count"});
+  table.numeric.assign(table.columns.size(), true);
+  table.numeric[0] = false;
+  auto sd = [](double v) { return std::isnan(v) ? std::string("-") : fixed(v, 6); };
   for (const analysis::DiffRow &r : rows) {
     if (pruned(r)) continue;
     const double ratio = r.ratio();
-    table.rows.push_back({std::string(2 * r.depth, ' ') + r.label, r.in_a ? fixed(r.a, 6) : "-",
-                          r.in_b ? fixed(r.b, 6) : "-", fixed(r.difference(), 6),
-                          std::isnan(ratio) ? "-" : analysis::ratio_text(ratio) + "x",
-                          r.in_a ? std::to_string(r.count_a) : "-",
-                          r.in_b ? std::to_string(r.count_b) : "-"});
+    std::vector<std::optional<std::string>> cells = {std::string(2 * r.depth, ' ') + r.label,
+                                                     r.in_a ? fixed(r.a, 6) : "-"};
+    if (groups) cells.emplace_back(sd(r.sd_a));
+    cells.emplace_back(r.in_b ? fixed(r.b, 6) : "-");
+    if (groups) cells.emplace_back(sd(r.sd_b));
+    cells.emplace_back(fixed(r.difference(), 6));
+    cells.emplace_back(std::isnan(ratio) ? "-" : analysis::ratio_text(ratio) + "x");
+    if (tested) {
+      char p[32];
+      std::snprintf(p, sizeof p, "%.2g%s", r.p, r.significant ? " *" : "");
+      cells.emplace_back(std::isnan(r.p) ? "-" : p);
+    }
+    cells.emplace_back(r.in_a ? std::to_string(r.count_a) : "-");
+    cells.emplace_back(r.in_b ? std::to_string(r.count_b) : "-");
+    table.rows.push_back(std::move(cells));
   }
   write_rows(out, table, Format::table);
 }
@@ -302,11 +373,15 @@ int report(int argc, char **argv) {
                    "rows): --rank does not apply; its report names each node's slowest rank\n";
       return 1;
     }
-    profile::Profile run = store::read_run(*database, args.label, args.rank);
     if (!args.diff.empty()) {
-      write_diff(std::cout, run, store::read_run(*database, args.diff), args);
+      std::vector<std::string> labels;
+      for (const store::RunInfo &r : store::runs(*database))
+        labels.push_back(r.label);
+      write_diff(std::cout, read_side(*database, labels, args.label),
+                 read_side(*database, labels, args.diff), args);
       return 0;
     }
+    profile::Profile run = store::read_run(*database, args.label, args.rank);
     if (args.rank && run.cfhs.empty()) {
       std::cerr << "idb report: run '" << args.label << "' has no CFH of rank " << *args.rank
                 << '\n';

@@ -3,8 +3,9 @@
 // `idb-gui [--db URL] FILE.edf` opens an experiment (--db overrides the file's database);
 // `--screenshot OUT.png --view runs|run|tree|flame|diff|source|chart|sql|iterations|coalesce|
 // compare`
-// renders a view offscreen and exits (`--view diff --compare OTHER` sets the run OTHER
-// against --run); `--export OUT.csv` instead writes the rows the view shows (the tree: the
+// renders a view offscreen and exits (`--view diff --compare OTHER [--baseline BASE]` sets
+// the run OTHER against --run, or against BASE; either may be a label pattern naming a
+// group of repeated runs); `--export OUT.csv` instead writes the rows the view shows (the tree: the
 // run as a whole, as `idb report --aggregate --format csv`; the flame graph: folded
 // stacks, as `idb export RUN --format folded`; the diff: one row per node of either run)
 // and exits. Both work without
@@ -53,7 +54,14 @@ void add_options(QCommandLineParser &cli) {
                    "iterations, coalesce or compare.",
                    "NAME", "runs"},
                   {"query", "The canned query of --view sql.", "NAME", "hottest_procedures"},
-                  {"compare", "The run --view diff sets against --run (the baseline).", "OTHER"},
+                  {"compare",
+                   "What --view diff sets against the baseline: a run, or a label pattern "
+                   "(quoted, as 'pic-mul-*') naming a group of repeated runs.",
+                   "OTHER"},
+                  {"baseline",
+                   "The baseline of --view diff (default: --run): a run, or a label pattern "
+                   "naming a group of repeated runs.",
+                   "BASE"},
                   {"node",
                    "The node --view tree or run chooses, --view flame zooms into or --view source "
                    "shows, or the probe --view "
@@ -117,6 +125,8 @@ int main(int argc, char **argv) {
     return fail(QStringLiteral("--view diff needs --compare OTHER, the run to set against --run"));
   if (cli.isSet("compare") && view != "diff")
     return fail(QStringLiteral("--compare goes with --view diff"));
+  if (cli.isSet("baseline") && !cli.isSet("compare"))
+    return fail(QStringLiteral("--baseline goes with --view diff and --compare"));
 
   QSettings settings;
   idb::gui::MainWindow window(settings);
@@ -126,7 +136,7 @@ int main(int argc, char **argv) {
     const bool csv = cli.isSet("export");
     idb::gui::takeScreenshot(window,
                              {cli.value(csv ? "export" : "screenshot"), view, cli.value("query"),
-                              cli.value("node"), csv, cli.value("compare")});
+                              cli.value("node"), csv, cli.value("compare"), cli.value("baseline")});
   }
   if (!headless && cli.isSet("view") && !experiment_view && view != "diff") {
     // In a window, --view names the tab shown once the first run is.
@@ -139,11 +149,12 @@ int main(int argc, char **argv) {
   if (!headless && cli.isSet("compare")) {
     // In a window too: once the first run is shown, set OTHER against it.
     auto *once = new QObject(&window);
-    QObject::connect(&window, &idb::gui::MainWindow::runShown, once,
-                     [&window, once, other = cli.value("compare")] {
-                       window.diffWith(other);
-                       once->deleteLater();
-                     });
+    QObject::connect(
+        &window, &idb::gui::MainWindow::runShown, once,
+        [&window, once, other = cli.value("compare"), baseline = cli.value("baseline")] {
+          window.diffWith(other, baseline);
+          once->deleteLater();
+        });
   }
   window.show();
   if (cli.isSet("db")) window.openDatabase(cli.value("db"), cli.value("run"));

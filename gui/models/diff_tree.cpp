@@ -1,28 +1,50 @@
 // Two runs' trees as one TreeData (diff_tree.hpp).
 #include "diff_tree.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <map>
 
 namespace idb::gui {
 
-RunDiff diff_runs(const RunData &baseline, const RunData &other) {
+RunDiff diff_runs(const DiffSide &baseline, const DiffSide &other) {
   RunDiff diff;
-  diff.baseline = baseline.label;
-  diff.other = other.label;
-  if (baseline.whole.empty() || other.whole.empty()) return diff;
-  const analysis::Tree &a = baseline.whole.front();
-  const analysis::Tree &b = other.whole.front();
-  diff.title = a.title == b.title ? a.title : a.title + " against " + b.title;
-  diff.rows = analysis::diff_trees(baseline.profile, a.cfh, other.profile, b.cfh);
+  diff.baseline = baseline.name;
+  diff.other = other.name;
+  diff.baseline_runs = baseline.runs.size();
+  diff.other_runs = other.runs.size();
+  auto treeless = [](const DiffSide &side) {
+    return side.runs.empty() || std::any_of(side.runs.begin(), side.runs.end(),
+                                            [](const RunDataPtr &r) { return r->whole.empty(); });
+  };
+  if (treeless(baseline) || treeless(other)) return diff;
+  auto runs_of = [](const DiffSide &side) {
+    std::vector<analysis::DiffRun> runs;
+    for (const RunDataPtr &r : side.runs)
+      runs.push_back({&r->profile, &r->whole.front().cfh});
+    return runs;
+  };
+  auto title_of = [](const DiffSide &side) { return side.runs.front()->whole.front().title; };
+  const std::string a = title_of(baseline), b = title_of(other);
+  diff.title = a == b ? a : a + " against " + b;
+  diff.rows = analysis::diff_groups(runs_of(baseline), runs_of(other));
   return diff;
 }
 
 TreeData diff_tree(const RunDiff &diff) {
   TreeData tree;
   tree.label_title = "probe";
-  tree.columns = {{"baseline", Format::seconds},       {"other", Format::seconds},
-                  {"difference", Format::seconds},     {"ratio", Format::ratio},
-                  {"baseline count", Format::integer}, {"other count", Format::integer}};
+  tree.columns = {{"baseline", Format::seconds},
+                  {"other", Format::seconds},
+                  {"difference", Format::seconds},
+                  {"ratio", Format::ratio}};
+  if (diff.groups())
+    tree.columns.insert(tree.columns.end(), {{"p", Format::probability},
+                                             {"baseline sd", Format::seconds},
+                                             {"other sd", Format::seconds}});
+  tree.columns.insert(tree.columns.end(),
+                      {{"baseline count", Format::integer}, {"other count", Format::integer}});
   tree.tint_rgb = 0xE8402A;          // slower: red
   tree.negative_tint_rgb = 0x2C7BE5; // faster: blue
   const double root_a = diff.rows.empty() ? 0 : diff.rows.front().a;
@@ -33,16 +55,17 @@ TreeData diff_tree(const RunDiff &diff) {
     row.parent = d.parent == profile::kNoParent ? kTreeTop : d.parent;
     row.label = d.label;
     const double nan = std::nan("");
-    row.values = {d.in_a ? d.a : nan,
-                  d.in_b ? d.b : nan,
-                  d.difference(),
-                  d.ratio(),
-                  d.in_a ? double(d.count_a) : nan,
-                  d.in_b ? double(d.count_b) : nan};
+    row.values = {d.in_a ? d.a : nan, d.in_b ? d.b : nan, d.difference(), d.ratio()};
+    if (diff.groups()) row.values.insert(row.values.end(), {d.p, d.sd_a, d.sd_b});
+    row.values.insert(row.values.end(),
+                      {d.in_a ? double(d.count_a) : nan, d.in_b ? double(d.count_b) : nan});
     row.key = d.probe;
     row.tint = analysis::diff_weight(d, root_a, root_b);
     if (!d.in_a) row.note = "only in " + diff.other;
     if (!d.in_b) row.note = "only in " + diff.baseline;
+    if (diff.tested() && !d.significant && d.in_a && d.in_b)
+      row.note =
+          "not significant: Welch's p = " + formatValue(d.p, Format::probability).toStdString();
   }
   // From the root, each time the child whose time changed most.
   std::vector<std::vector<std::uint32_t>> children(tree.rows.size());
@@ -61,6 +84,23 @@ TreeData diff_tree(const RunDiff &diff) {
     at = next;
   }
   return tree;
+}
+
+std::vector<std::string> repeat_groups(const std::vector<std::string> &labels) {
+  std::vector<std::string> prefixes;
+  std::map<std::string, int> members;
+  for (const std::string &label : labels) {
+    std::size_t end = label.size();
+    while (end > 0 && std::isdigit(static_cast<unsigned char>(label[end - 1])))
+      --end;
+    if (end == label.size() || end == 0) continue; // no final number, or nothing before it
+    const std::string prefix = label.substr(0, end);
+    if (members[prefix]++ == 0) prefixes.push_back(prefix);
+  }
+  std::vector<std::string> groups;
+  for (const std::string &prefix : prefixes)
+    if (members[prefix] > 1) groups.push_back(prefix + '*');
+  return groups;
 }
 
 std::vector<std::vector<std::string>> diff_export_rows(const RunDiff &diff) {

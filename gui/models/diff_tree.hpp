@@ -1,8 +1,10 @@
-// Two runs' trees as one TreeData, node by node (analysis::diff_trees): the run as a
-// whole of each (the threads merged by probe path, as `idb report --aggregate` merges
-// them), with the baseline's and the other run's corrected inclusive time, their
-// difference and ratio, and both counts; rows tinted red where the other run is slower and
-// blue where it is faster (analysis::diff_weight); the hot path follows the largest change.
+// Two runs' trees, or two groups of runs' (analysis::diff_groups), as one TreeData, node by
+// node: the run as a whole of each (the threads merged by probe path, as `idb report
+// --aggregate` merges them), with the baseline's and the other side's corrected inclusive
+// time (means over a group), their difference and ratio, both counts, and over groups the
+// spreads and Welch's p; rows tinted red where the other side is slower and blue where it
+// is faster, where the change is significant (analysis::diff_weight); the hot path follows
+// the largest change.
 #pragma once
 
 #include "run_data.hpp"
@@ -15,18 +17,37 @@
 
 namespace idb::gui {
 
-// The columns, counting the label column as 0.
+// The columns, counting the label column as 0. Between two runs the counts follow the
+// ratio; over groups p and the two spreads come first, then the counts.
 inline constexpr int kDiffBaselineColumn = 1, kDiffOtherColumn = 2, kDiffDifferenceColumn = 3,
-                     kDiffRatioColumn = 4;
+                     kDiffRatioColumn = 4, kDiffPColumn = 5, kDiffBaselineSdColumn = 6,
+                     kDiffOtherSdColumn = 7;
 
-struct RunDiff {
-  std::string baseline, other; // run labels
-  std::string title;           // which trees: "baseline's title" vs "other's" when they differ
-  std::vector<analysis::DiffRow> rows;
+// One side of a diff: what it was chosen as (a run label or a label pattern) and its runs.
+struct DiffSide {
+  std::string name;
+  std::vector<RunDataPtr> runs;
 };
 
-// The first tree of each run as a whole (RunData::whole); no rows when either has none.
-RunDiff diff_runs(const RunData &baseline, const RunData &other);
+struct RunDiff {
+  std::string baseline, other; // the sides' names
+  std::size_t baseline_runs = 0, other_runs = 0;
+  std::string title; // which trees: "baseline's title" vs "other's" when they differ
+  std::vector<analysis::DiffRow> rows;
+
+  bool groups() const { return baseline_runs > 1 || other_runs > 1; }
+  // Whether Welch's test was made: both sides have two runs or more.
+  bool tested() const { return baseline_runs > 1 && other_runs > 1; }
+};
+
+// The first tree of each run as a whole (RunData::whole); no rows when a side has no run
+// or a run without such a tree.
+RunDiff diff_runs(const DiffSide &baseline, const DiffSide &other);
+
+// The groups of repeated runs among `labels`, as label patterns to offer: each prefix that
+// two labels or more share before a final number ("pic-pow-1", "pic-pow-2": "pic-pow-*"),
+// in the order of their first run.
+std::vector<std::string> repeat_groups(const std::vector<std::string> &labels);
 
 // As TreeData: the label of each row (the baseline's), its values in the columns above,
 // its tint, its note (which side lacks it) and the probe as key.

@@ -13,6 +13,7 @@
 #include "idb/tree.hpp"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -63,6 +64,8 @@ struct RunData {
   analysis::RunDynamics dynamics;
   store::QueryResult attributes; // key, value
 };
+
+using RunDataPtr = std::shared_ptr<const RunData>;
 
 // The trees a run offers, as the tree and flame views list them: first the run as a
 // whole (RunData::whole; index -1 - i for its tree i), then each CFH of the profile

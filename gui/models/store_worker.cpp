@@ -54,16 +54,27 @@ void StoreWorker::loadRun(const QString &label) {
   }
 }
 
-void StoreWorker::loadOther(const QString &label) {
+void StoreWorker::loadDiffSide(int side, const QString &name) {
   try {
     if (!db_) throw store::Error("no database is open");
-    const std::string name = label.toStdString();
-    store::QueryResult attributes = attributes_of(*db_, name);
-    profile::Profile profile = store::read_run(*db_, name);
-    emit otherLoaded(std::make_shared<const RunData>(
-        summarize_run(name, std::move(profile), std::move(attributes))));
+    DiffSide runs;
+    runs.name = name.toStdString();
+    std::vector<std::string> labels;
+    for (const store::RunInfo &r : runs_)
+      labels.push_back(r.label);
+    std::vector<std::string> named = analysis::diff_side_labels(labels, runs.name);
+    if (named.empty() && runs.name.find_first_of("*?[") != std::string::npos)
+      throw store::Error("no run label matches '" + runs.name + "' in " + db_->location());
+    if (named.empty()) named.push_back(runs.name); // stored since the list was read, or not
+    for (const std::string &label : named) {
+      store::QueryResult attributes = attributes_of(*db_, label);
+      profile::Profile profile = store::read_run(*db_, label);
+      runs.runs.push_back(std::make_shared<const RunData>(
+          summarize_run(label, std::move(profile), std::move(attributes))));
+    }
+    emit diffSideLoaded(side, runs);
   } catch (const std::exception &e) {
-    emit failed(QStringLiteral("other run"), QString::fromStdString(e.what()));
+    emit failed(QStringLiteral("diff"), QString::fromStdString(e.what()));
   }
 }
 
@@ -104,12 +115,13 @@ StoreClient::StoreClient(QObject *parent) : QObject(parent), worker_(new StoreWo
   qRegisterMetaType<idb::store::QueryResult>();
   qRegisterMetaType<idb::store::KeyValues>();
   qRegisterMetaType<idb::gui::RunDataPtr>();
+  qRegisterMetaType<idb::gui::DiffSide>();
   qRegisterMetaType<idb::gui::ExperimentPtr>();
   worker_->moveToThread(&thread_);
   connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
   connect(worker_, &StoreWorker::opened, this, &StoreClient::opened);
   connect(worker_, &StoreWorker::runLoaded, this, &StoreClient::runLoaded);
-  connect(worker_, &StoreWorker::otherLoaded, this, &StoreClient::otherLoaded);
+  connect(worker_, &StoreWorker::diffSideLoaded, this, &StoreClient::diffSideLoaded);
   connect(worker_, &StoreWorker::queryDone, this, &StoreClient::queryDone);
   connect(worker_, &StoreWorker::experimentLoaded, this, &StoreClient::experimentLoaded);
   connect(worker_, &StoreWorker::failed, this, &StoreClient::failed);
@@ -131,9 +143,9 @@ void StoreClient::loadRun(const QString &label) {
       worker_, [w = worker_, label] { w->loadRun(label); }, Qt::QueuedConnection);
 }
 
-void StoreClient::loadOther(const QString &label) {
+void StoreClient::loadDiffSide(int side, const QString &name) {
   QMetaObject::invokeMethod(
-      worker_, [w = worker_, label] { w->loadOther(label); }, Qt::QueuedConnection);
+      worker_, [w = worker_, side, name] { w->loadDiffSide(side, name); }, Qt::QueuedConnection);
 }
 
 void StoreClient::runQuery(const QString &sql, const store::KeyValues &params) {

@@ -5,6 +5,7 @@
 // an exception or a crash.
 #pragma once
 
+#include "diff_tree.hpp"
 #include "experiment_data.hpp"
 #include "run_data.hpp"
 
@@ -20,8 +21,6 @@
 
 namespace idb::gui {
 
-using RunDataPtr = std::shared_ptr<const RunData>;
-
 class StoreWorker : public QObject {
   Q_OBJECT
 public:
@@ -31,17 +30,17 @@ public:
   // Called in the worker's thread through StoreClient, one request at a time.
   void open(const QString &url);
   void loadRun(const QString &label);
-  void loadOther(const QString &label);
+  void loadDiffSide(int side, const QString &name);
   void runQuery(const QString &sql, const idb::store::KeyValues &params);
   void openExperiment(const QString &path, const QString &override);
 
 signals:
   void opened(const QString &location, const idb::store::QueryResult &runs);
   void runLoaded(const idb::gui::RunDataPtr &run);
-  void otherLoaded(const idb::gui::RunDataPtr &run);
+  void diffSideLoaded(int side, const idb::gui::DiffSide &runs);
   void queryDone(const idb::store::QueryResult &result);
   void experimentLoaded(const idb::gui::ExperimentPtr &experiment);
-  // `what`: the request that failed ("open", "run", "other run", "query", "experiment");
+  // `what`: the request that failed ("open", "run", "diff", "query", "experiment");
   // `message`:
   // one line.
   void failed(const QString &what, const QString &message);
@@ -68,8 +67,10 @@ public:
   // its lowest rank alone (RunData::complete false), so the window has something to show
   // at once, then the whole run.
   void loadRun(const QString &label);
-  // Reads a run to set beside the one shown (the diff), in one step, as otherLoaded.
-  void loadOther(const QString &label);
+  // Reads a side of the diff (0: the baseline, 1: the other), each run in one step, as
+  // diffSideLoaded: the run labelled `name`, or every run the label pattern `name`
+  // matches (analysis::diff_side_labels, among the runs listed when the database opened).
+  void loadDiffSide(int side, const QString &name);
   void runQuery(const QString &sql, const store::KeyValues &params = {});
   // Reads the experiment `path` (its database: `override` when not empty, else the
   // file's, else the open database).
@@ -80,7 +81,7 @@ public:
 signals:
   void opened(const QString &location, const idb::store::QueryResult &runs);
   void runLoaded(const idb::gui::RunDataPtr &run);
-  void otherLoaded(const idb::gui::RunDataPtr &run);
+  void diffSideLoaded(int side, const idb::gui::DiffSide &runs);
   void queryDone(const idb::store::QueryResult &result);
   void experimentLoaded(const idb::gui::ExperimentPtr &experiment);
   void failed(const QString &what, const QString &message);
@@ -95,4 +96,5 @@ private:
 Q_DECLARE_METATYPE(idb::store::QueryResult)
 Q_DECLARE_METATYPE(idb::store::KeyValues)
 Q_DECLARE_METATYPE(idb::gui::RunDataPtr)
+Q_DECLARE_METATYPE(idb::gui::DiffSide)
 Q_DECLARE_METATYPE(idb::gui::ExperimentPtr)

@@ -194,6 +194,8 @@ QString formatValue(double value, Format format) {
     return QString::number(value, 'f', 1);
   case Format::ratio:
     return QString::fromStdString(analysis::ratio_text(value)) + QChar(0x00D7);
+  case Format::probability:
+    return QString::number(value, 'g', 2);
   }
   return {};
 }

@@ -21,7 +21,16 @@ namespace idb::gui {
 // percentage with one decimal; a ratio at three significant digits with "×". "_or_blank":
 // 0 (integers) shows as nothing; NaN shows as nothing in every format (what was not
 // measured).
-enum class Format { integer, integer_or_blank, seconds, seconds_or_blank, percent, ratio };
+// probability: a p-value to two significant digits.
+enum class Format {
+  integer,
+  integer_or_blank,
+  seconds,
+  seconds_or_blank,
+  percent,
+  ratio,
+  probability
+};
 
 struct TreeColumn {
   std::string title; // a seconds column's header adds its unit: "inclusive ms"

@@ -1,4 +1,4 @@
-// The diff of two runs (diff_view.hpp).
+// The diff of two runs or two groups of runs (diff_view.hpp).
 #include "diff_view.hpp"
 
 #include "tree_view.hpp"
@@ -7,14 +7,17 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QTreeView>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace idb::gui {
 
 DiffView::DiffView(QWidget *parent)
-    : QWidget(parent), baseline_label_(new QLabel(this)), others_(new QComboBox(this)),
+    : QWidget(parent), choosers_{new QComboBox(this), new QComboBox(this)},
       caption_(new QLabel(this)), tree_(new QTreeView(this)) {
   setUpTreeView(tree_, &model_);
   tree_->setAlternatingRowColors(true);
@@ -22,11 +25,25 @@ DiffView::DiffView(QWidget *parent)
   caption_->setWordWrap(true);
   auto *expand = new QPushButton(tr("Expand largest change"), this);
   auto *bar = new QHBoxLayout;
-  bar->addWidget(new QLabel(tr("Baseline:")));
-  bar->addWidget(baseline_label_);
-  bar->addSpacing(12);
-  bar->addWidget(new QLabel(tr("against:")));
-  bar->addWidget(others_, 1);
+  const QString tips[2] = {
+      tr("The baseline: the run shown, another run, or a label pattern (such as pic-pow-*) "
+         "naming a group of repeated runs"),
+      tr("What is set against the baseline: a run, or a label pattern (such as pic-mul-*) "
+         "naming a group of repeated runs")};
+  for (int side : {kBaseline, kOther}) {
+    QComboBox *chooser = choosers_[side];
+    chooser->setEditable(true);
+    chooser->setInsertPolicy(QComboBox::NoInsert);
+    chooser->setMinimumContentsLength(18);
+    chooser->setToolTip(tips[side]);
+    bar->addWidget(new QLabel(side == kBaseline ? tr("Baseline:") : tr("against:")));
+    bar->addWidget(chooser, 1);
+    if (side == kBaseline) bar->addSpacing(12);
+    connect(chooser, &QComboBox::activated, this,
+            [this, side](int i) { chooseSide(side, choosers_[side]->itemText(i)); });
+    connect(chooser->lineEdit(), &QLineEdit::returnPressed, this,
+            [this, side] { chooseSide(side, choosers_[side]->currentText()); });
+  }
   bar->addWidget(expand);
   auto *layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 4, 0, 0);
@@ -35,35 +52,64 @@ DiffView::DiffView(QWidget *parent)
   layout->addWidget(tree_, 1);
   refresh();
   connect(expand, &QPushButton::clicked, this, &DiffView::expandLargestChange);
-  connect(others_, &QComboBox::activated, this,
-          [this](int i) { emit otherChosen(others_->itemText(i)); });
   connect(tree_, &QTreeView::clicked, this,
           [this](const QModelIndex &i) { emit probeClicked(i.data(kKeyRole).toLongLong()); });
 }
 
 void DiffView::setRuns(const QStringList &labels) {
-  const QString chosen = others_->currentText();
-  others_->clear();
-  others_->addItems(labels);
-  others_->setCurrentIndex(others_->findText(chosen)); // -1: none chosen yet
+  labels_ = labels;
+  std::vector<std::string> names;
+  for (const QString &label : labels)
+    names.push_back(label.toStdString());
+  QStringList items = labels;
+  for (const std::string &group : repeat_groups(names))
+    items.push_back(QString::fromStdString(group));
+  for (QComboBox *chooser : choosers_) {
+    const QString chosen = chooser->currentText();
+    chooser->clear();
+    chooser->addItems(items);
+    chooser->setEditText(chosen);
+  }
 }
 
-void DiffView::setBaseline(RunDataPtr run) {
-  baseline_ = std::move(run);
+void DiffView::setShownRun(RunDataPtr run) {
+  shown_ = std::move(run);
+  if (baseline_is_shown_ && shown_) {
+    sides_[kBaseline] = {shown_->label, {shown_}};
+    choosers_[kBaseline]->setEditText(QString::fromStdString(shown_->label));
+  }
   refresh();
 }
 
-void DiffView::setOther(RunDataPtr run) {
-  others_->setCurrentIndex(others_->findText(QString::fromStdString(run->label)));
-  other_ = std::move(run);
+void DiffView::setSide(int side, DiffSide runs) {
+  if (side != kBaseline && side != kOther) return;
+  if (runs.name != sides_[side].name) return; // an answer to an earlier choice
+  sides_[side] = std::move(runs);
   refresh();
 }
 
-bool DiffView::chooseOther(const QString &label) {
-  const int i = others_->findText(label);
-  if (i < 0) return false;
-  others_->setCurrentIndex(i);
-  emit otherChosen(label);
+bool DiffView::chooseSide(int side, const QString &name) {
+  if (side != kBaseline && side != kOther) return false;
+  std::vector<std::string> labels;
+  for (const QString &label : labels_)
+    labels.push_back(label.toStdString());
+  if (analysis::diff_side_labels(labels, name.toStdString()).empty()) {
+    caption_->setText(tr("No run is labelled '%1', and no label matches it as a pattern.")
+                          .arg(name.toHtmlEscaped()));
+    return false;
+  }
+  choosers_[side]->setEditText(name);
+  if (side == kBaseline) {
+    baseline_is_shown_ = shown_ && name.toStdString() == shown_->label;
+    if (baseline_is_shown_) {
+      sides_[kBaseline] = {shown_->label, {shown_}};
+      refresh();
+      return true;
+    }
+  }
+  sides_[side] = {name.toStdString(), {}}; // until its runs are read
+  refresh();
+  emit sideChosen(side, name);
   return true;
 }
 
@@ -72,29 +118,56 @@ QString DiffView::caption() const {
 }
 
 void DiffView::refresh() {
-  baseline_label_->setText(
-      baseline_ ? QStringLiteral("<b>%1</b>").arg(QString::fromStdString(baseline_->label))
-                : tr("(no run shown)"));
-  if (!baseline_ || !other_ || !baseline_->complete) {
+  auto ready = [](const DiffSide &s) {
+    return !s.runs.empty() && std::all_of(s.runs.begin(), s.runs.end(),
+                                          [](const RunDataPtr &r) { return r->complete; });
+  };
+  if (!ready(sides_[kBaseline]) || !ready(sides_[kOther])) {
     diff_ = {};
     model_.setTree({});
-    caption_->setText(tr("Choose a run to set against the run shown, here or with a right "
-                         "click in the Runs tab."));
+    const DiffSide &waiting = !ready(sides_[kBaseline]) ? sides_[kBaseline] : sides_[kOther];
+    caption_->setText(
+        sides_[kOther].name.empty()
+            ? tr("Choose a run, or a label pattern naming a group of repeated runs, to set "
+                 "against the baseline: here, or with a right click in the Runs tab.")
+        : waiting.name.empty() ? tr("Choose a baseline.")
+                               : tr("Reading %1…").arg(QString::fromStdString(waiting.name)));
     return;
   }
-  diff_ = diff_runs(*baseline_, *other_);
+  diff_ = diff_runs(sides_[kBaseline], sides_[kOther]);
   model_.setTree(diff_tree(diff_));
-  const QString other = QString::fromStdString(other_->label);
-  caption_->setText(
-      diff_.rows.empty()
-          ? tr("%1 or %2 has no thread CFH to compare.")
-                .arg(QString::fromStdString(baseline_->label), other)
-          : tr("%1. Corrected inclusive time, nodes matched by their probes' labels; "
-               "<span style='background:#f5b7ad'>red</span>: slower in %2, "
-               "<span style='background:#b3cdf4'>blue</span>: faster (the stronger, the "
-               "larger the ratio; changes under 0.5% of the run left plain).")
-                .arg(QString::fromStdString(diff_.title), other));
+  auto named = [](const std::string &name, std::size_t runs) {
+    QString text = QStringLiteral("<b>%1</b>").arg(QString::fromStdString(name).toHtmlEscaped());
+    return runs > 1 ? tr("%1 (%2 runs)").arg(text).arg(runs) : text;
+  };
+  const QString sides =
+      tr("%1 against %2")
+          .arg(named(diff_.baseline, diff_.baseline_runs), named(diff_.other, diff_.other_runs));
+  const QString other = QString::fromStdString(diff_.other).toHtmlEscaped();
+  const QString colours = tr("<span style='background:#f5b7ad'>red</span>: slower in %1, "
+                             "<span style='background:#b3cdf4'>blue</span>: faster (the "
+                             "stronger, the larger the ratio; changes under 0.5% of the run")
+                              .arg(other);
+  QString text;
+  if (diff_.rows.empty())
+    text = tr("%1: a run of a side has no thread CFH to compare.").arg(sides);
+  else if (diff_.tested())
+    text = tr("%1: %2. Corrected inclusive time, means over each side's runs, nodes matched by "
+              "their probes' labels; p: Welch's t-test of the means. %3 and changes with p of "
+              "%4 or more left plain).")
+               .arg(sides, QString::fromStdString(diff_.title).toHtmlEscaped(), colours)
+               .arg(analysis::kDiffAlpha);
+  else
+    text = tr("%1: %2. Corrected inclusive time%3, nodes matched by their probes' labels; %4 "
+              "left plain).")
+               .arg(sides, QString::fromStdString(diff_.title).toHtmlEscaped(),
+                    diff_.groups() ? tr(", means over a group's runs (no test: one side is a "
+                                        "single run)")
+                                   : QString(),
+                    colours);
+  caption_->setText(text);
   expandLargestChange();
+  emit diffReady();
 }
 
 void DiffView::expandLargestChange() {

@@ -127,16 +127,17 @@ void MainWindow::wire() {
   connect(flame_, &FlameView::probeClicked, this, &MainWindow::showProbe);
   connect(diff_, &DiffView::probeClicked, this, &MainWindow::showProbe);
   connect(run_view_, &RunView::probeClicked, this, &MainWindow::showProbe);
-  connect(diff_, &DiffView::otherChosen, this, [this](const QString &label) {
-    statusBar()->showMessage(tr("Reading run %1 for the diff…").arg(label));
-    store_.loadOther(label);
+  connect(diff_, &DiffView::sideChosen, this, [this](int side, const QString &name) {
+    statusBar()->showMessage(tr("Reading %1 for the diff…").arg(name));
+    store_.loadDiffSide(side, name);
   });
-  connect(runs_, &RunsView::diffRequested, this, &MainWindow::diffWith);
-  connect(&store_, &StoreClient::otherLoaded, this, [this](const RunDataPtr &run) {
-    diff_->setOther(run);
-    statusBar()->showMessage(tr("Diff: %1 against %2")
-                                 .arg(run_ ? QString::fromStdString(run_->label) : QString(),
-                                      QString::fromStdString(run->label)));
+  connect(runs_, &RunsView::diffRequested, this, [this](const QString &label) { diffWith(label); });
+  connect(&store_, &StoreClient::diffSideLoaded, diff_, &DiffView::setSide);
+  connect(diff_, &DiffView::diffReady, this, [this] {
+    const RunDiff &diff = diff_->diff();
+    statusBar()->showMessage(
+        tr("Diff: %1 against %2")
+            .arg(QString::fromStdString(diff.baseline), QString::fromStdString(diff.other)));
     emit diffShown();
   });
 }
@@ -179,7 +180,7 @@ void MainWindow::runLoaded(const RunDataPtr &run) {
   dynamics_->setRun(run);
   flame_->setRun(run);
   run_view_->setRun(run);
-  diff_->setBaseline(run);
+  diff_->setShownRun(run);
   console_->setRun(run);
   probe_rows_.setTable({});
   const QString label = QString::fromStdString(run->label);
@@ -250,10 +251,13 @@ void MainWindow::showProbe(qint64 probe) {
           .arg(probe_rows_.rowCount()));
 }
 
-void MainWindow::diffWith(const QString &label) {
+void MainWindow::diffWith(const QString &other, const QString &baseline) {
   showView(View::diff);
-  if (!diff_->chooseOther(label))
-    showError(tr("no run labelled '%1' in %2 to set against the run shown").arg(label, location_));
+  for (const auto &[side, name] :
+       {std::pair{DiffView::kBaseline, baseline}, {DiffView::kOther, other}})
+    if (!name.isEmpty() && !diff_->chooseSide(side, name))
+      return showError(tr("no run is labelled '%1' in %2, and no label matches it as a pattern")
+                           .arg(name, location_));
 }
 
 QString MainWindow::errorText() const {

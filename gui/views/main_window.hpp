@@ -50,9 +50,9 @@ public:
   bool showViewNamed(const QString &name);
   // Shows the rows of `probe` in the run shown, and its source in the Source tab.
   void showProbe(qint64 probe);
-  // Sets the run `label` against the run shown in the Diff tab (reading it in the worker)
-  // and shows that tab.
-  void diffWith(const QString &label);
+  // Shows the Diff tab, with `other` (a run's label, or a label pattern naming a group of
+  // runs) set against `baseline` (the same; empty: the run shown), read in the worker.
+  void diffWith(const QString &other, const QString &baseline = {});
 
   RunsView *runsView() const { return runs_; }
   ChartView *chartView() const { return chart_; }
@@ -91,7 +91,7 @@ signals:
   void runShown();
   void queryShown();
   void experimentShown();
-  // The diff has both runs (DiffView::setOther).
+  // The diff has both sides' runs (DiffView::diffReady).
   void diffShown();
   void errorShown(const QString &message);
 

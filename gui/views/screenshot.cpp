@@ -95,7 +95,7 @@ void takeScreenshot(MainWindow &window, const ScreenshotRequest &request) {
   }
   QObject::connect(&window, &MainWindow::runShown, &window, [&window, request] {
     if (request.view == "diff") {
-      window.diffWith(request.compare); // saved once the other run is read
+      window.diffWith(request.compare, request.baseline); // saved once both sides are read
       return;
     }
     if (request.view == "sql") {

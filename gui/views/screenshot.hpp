@@ -26,8 +26,10 @@ struct ScreenshotRequest {
   // other views: the table File → Export table writes
   // (MainWindow::shownTable).
   bool csv = false;
-  // --view diff: the run set against the run shown.
+  // --view diff: what is set against the baseline, and the baseline (empty: the run
+  // shown); each a run's label or a label pattern.
   QString compare;
+  QString baseline;
 };
 
 // The view names --view accepts; the experiment's (coalesce, compare) need an .edf.

@@ -1,9 +1,12 @@
-// Two trees matched node by node (analysis/diff.hpp), on CFHs written as text: nodes
-// pair by label path even where the probe ids differ, nodes of one side only are kept
-// with the other side's numbers zero, repeated labels pair in order, and the weight that
-// colours a row is the clamped log2 of its ratio above a floor.
+// Trees matched node by node (analysis/diff.hpp), on CFHs written as text: nodes pair by
+// label path even where the probe ids differ, nodes of one side only are kept with the
+// other side's numbers zero, repeated labels pair in order, and the weight that colours a
+// row is the clamped log2 of its ratio above a floor. Over groups of runs: means, spreads
+// and Welch's verdict per node, a run without a node counting zero; the labels a side
+// names.
 #include "cfh_text.hpp"
 #include "idb/analysis/diff.hpp"
+#include "idb/analysis/statistics.hpp"
 
 #include <gtest/gtest.h>
 
@@ -111,6 +114,84 @@ TEST(Diff, WeighsRowsByTheirClampedLog2RatioAboveAFloor) {
   r.b = 0;
   EXPECT_DOUBLE_EQ(analysis::diff_weight(r, 10, 10), -1) << "gone in b";
   EXPECT_DOUBLE_EQ(analysis::diff_weight(r, 0, 0), 0);
+}
+
+// Three runs a side: solve is half as slow again in every run of b (significant), io
+// differs by no more than its runs spread (not), and extra runs in one run of b only.
+TEST(Diff, OverGroupsGivesMeansSpreadsAndWelchsVerdictPerNode) {
+  const std::vector<double> solve_a = {6, 6.1, 5.9}, solve_b = {9, 9.2, 8.9};
+  const std::vector<double> io_a = {1, 1.3, 0.8}, io_b = {1.1, 0.9, 1.2};
+  std::vector<Profile> profiles(6);
+  std::vector<Cfh> trees;
+  for (int i = 0; i < 6; ++i) {
+    const bool b = i >= 3;
+    const double solve = (b ? solve_b : solve_a)[std::size_t(i % 3)];
+    const double io = (b ? io_b : io_a)[std::size_t(i % 3)];
+    std::string lines = "main 1 " + std::to_string(solve + io + 1) + "\nmain;solve 4 " +
+                        std::to_string(solve) + "\nmain;io 2 " + std::to_string(io) + "\n";
+    if (i == 5) lines += "main;extra 3 0.3\n";
+    trees.push_back(build_cfh(profiles[std::size_t(i)], solve + io + 2, lines));
+  }
+  std::vector<analysis::DiffRun> a, b;
+  for (std::size_t i = 0; i < 6; ++i)
+    (i < 3 ? a : b).push_back({&profiles[i], &trees[i]});
+  std::vector<analysis::DiffRow> rows = analysis::diff_groups(a, b);
+  EXPECT_EQ("prog a b\nprog;main a b\nprog;main;solve a b\nprog;main;io a b\nprog;main;extra b\n",
+            shape(rows));
+
+  const analysis::DiffRow &solve = rows[2];
+  EXPECT_NEAR(solve.a, 6, 1e-9);
+  EXPECT_NEAR(solve.b, (9 + 9.2 + 8.9) / 3, 1e-9);
+  EXPECT_NEAR(solve.sd_a, 0.1, 1e-9);
+  EXPECT_NEAR(solve.sd_b, analysis::sample_sd(solve_b), 1e-9);
+  EXPECT_EQ(solve.count_a, 4u);
+  ASSERT_TRUE(analysis::welch(solve_a, solve_b));
+  EXPECT_NEAR(solve.p, analysis::welch(solve_a, solve_b)->p, 1e-12);
+  EXPECT_LT(solve.p, 0.001);
+  EXPECT_TRUE(solve.significant);
+  EXPECT_GT(analysis::diff_weight(solve, rows[0].a, rows[0].b), 0.5);
+
+  const analysis::DiffRow &io = rows[3];
+  EXPECT_NEAR(io.p, analysis::welch(io_a, io_b)->p, 1e-12);
+  EXPECT_GT(io.p, 0.5);
+  EXPECT_FALSE(io.significant);
+  EXPECT_EQ(analysis::diff_weight(io, rows[0].a, rows[0].b, 0), 0) << "not significant: plain";
+
+  const analysis::DiffRow &extra = rows[4];
+  EXPECT_FALSE(extra.in_a);
+  EXPECT_TRUE(extra.in_b);
+  EXPECT_NEAR(extra.b, 0.1, 1e-9) << "0.3 s in one run of three: the others count zero";
+  EXPECT_EQ(extra.count_b, 1u) << "3 activations over 3 runs";
+  EXPECT_NEAR(extra.sd_b, analysis::sample_sd({0, 0, 0.3}), 1e-9);
+
+  // The export: spreads, p and the verdict; a single run a side leaves them empty.
+  const std::vector<std::string> cells = analysis::diff_export_cells(solve);
+  ASSERT_EQ(cells.size(), analysis::diff_export_columns().size());
+  EXPECT_EQ(analysis::diff_export_columns()[10], "p");
+  EXPECT_EQ(cells[11], "yes");
+  EXPECT_EQ(analysis::diff_export_cells(io)[11], "no");
+  const analysis::DiffRow single = analysis::diff_groups({a[0]}, {b[0]})[2];
+  EXPECT_TRUE(std::isnan(single.p));
+  EXPECT_TRUE(single.significant) << "nothing to test: every change shows";
+  EXPECT_EQ(analysis::diff_export_cells(single)[10], "");
+  EXPECT_EQ(analysis::diff_export_cells(single)[11], "");
+  // A group against one run: spreads on one side, no test.
+  const analysis::DiffRow mixed = analysis::diff_groups(a, {b[0]})[2];
+  EXPECT_NEAR(mixed.sd_a, 0.1, 1e-9);
+  EXPECT_TRUE(std::isnan(mixed.sd_b));
+  EXPECT_TRUE(std::isnan(mixed.p));
+}
+
+TEST(Diff, ASideNamesARunByLabelOrAGroupByPattern) {
+  const std::vector<std::string> labels = {"pic-pow-1", "pic-mul-1", "pic-pow-2", "odd[1]"};
+  using V = std::vector<std::string>;
+  EXPECT_EQ(analysis::diff_side_labels(labels, "pic-pow-2"), V{"pic-pow-2"});
+  EXPECT_EQ(analysis::diff_side_labels(labels, "pic-pow-*"), (V{"pic-pow-1", "pic-pow-2"}));
+  EXPECT_EQ(analysis::diff_side_labels(labels, "pic-[mp]*-1"), (V{"pic-pow-1", "pic-mul-1"}))
+      << "in load order";
+  EXPECT_EQ(analysis::diff_side_labels(labels, "odd[1]"), V{"odd[1]"}) << "a label first";
+  EXPECT_TRUE(analysis::diff_side_labels(labels, "pic-div-*").empty());
+  EXPECT_TRUE(analysis::diff_side_labels(labels, "pic-pow").empty()) << "no pattern, no label";
 }
 
 } // namespace

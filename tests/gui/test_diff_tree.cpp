@@ -1,7 +1,9 @@
-// The diff of two runs as a tree model (diff_tree.hpp), under QAbstractItemModelTester:
-// both runs' corrected inclusive times, difference and ratio per node matched by label,
-// red for slower and blue for faster, a node of one run only with the other side blank,
-// the path of largest change, and the export rows.
+// The diff of two runs, or two groups of runs, as a tree model (diff_tree.hpp), under
+// QAbstractItemModelTester: both sides' corrected inclusive times, difference and ratio
+// per node matched by label, red for slower and blue for faster, a node of one run only
+// with the other side blank, the path of largest change, and the export rows; over groups
+// the p and spread columns, and a change that is not significant left plain; the groups
+// of repeated runs offered.
 #include "fixtures.hpp"
 
 #include "diff_tree.hpp"
@@ -25,24 +27,36 @@ double value(const QModelIndex &i, int column) {
   return i.siblingAtColumn(column).data(gui::kValueRole).toDouble();
 }
 
+// A side named `name` of one run per profile, labelled name-1, name-2, ...
+gui::DiffSide side_of(const std::string &name, std::vector<profile::Profile> profiles) {
+  gui::DiffSide side{name, {}};
+  for (profile::Profile &p : profiles)
+    side.runs.push_back(std::make_shared<const gui::RunData>(gui::summarize_run(
+        profiles.size() == 1 ? name : name + "-" + std::to_string(side.runs.size() + 1),
+        std::move(p), {})));
+  return side;
+}
+
 } // namespace
 
 TEST(DiffTree, SetsTwoRunsSideBySideNodeByNode) {
-  const gui::RunData a = gui::summarize_run("base", test::gui_profile(), {});
+  const gui::DiffSide a = side_of("base", {test::gui_profile()});
   profile::Profile slower = test::gui_profile(1.5);
   // The other run calls one more function under main().
   slower.probes.push_back({5, 1, "extra()", "small.c", 40, "extra"});
   for (profile::Cfh &h : slower.cfhs)
     h.nodes.push_back(test::gui_node(1, 5, {0.25}, 0.0));
-  const gui::RunData b = gui::summarize_run("slow", slower, {});
+  const gui::DiffSide b = side_of("slow", {slower});
   const gui::RunDiff diff = gui::diff_runs(a, b);
   EXPECT_EQ(diff.baseline, "base");
   EXPECT_EQ(diff.other, "slow");
-  EXPECT_EQ(diff.title, a.whole[0].title);
+  EXPECT_EQ(diff.title, a.runs[0]->whole[0].title);
+  EXPECT_FALSE(diff.groups());
 
   gui::TreeModel model;
   QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
   model.setTree(gui::diff_tree(diff));
+  EXPECT_EQ(model.columnCount(), 7) << "no p or spread columns for two runs";
   EXPECT_EQ(model.headerData(gui::kDiffBaselineColumn, Qt::Horizontal).toString(), "baseline s");
   EXPECT_EQ(model.headerData(gui::kDiffRatioColumn, Qt::Horizontal).toString(), "ratio");
   ASSERT_EQ(model.rowCount(), 1);
@@ -92,9 +106,67 @@ TEST(DiffTree, SetsTwoRunsSideBySideNodeByNode) {
   EXPECT_EQ(rows[5][5], "") << "no ratio without a baseline";
 }
 
+TEST(DiffTree, SetsGroupsOfRunsSideBySideWithTheirSpreadAndVerdict) {
+  const gui::DiffSide base =
+      side_of("base", {test::gui_profile(1.0), test::gui_profile(1.02), test::gui_profile(0.98)});
+  const gui::DiffSide slow =
+      side_of("slow", {test::gui_profile(1.5), test::gui_profile(1.53), test::gui_profile(1.47)});
+  const gui::DiffSide same =
+      side_of("same", {test::gui_profile(0.99), test::gui_profile(1.03), test::gui_profile(1.0)});
+  const gui::RunDiff diff = gui::diff_runs(base, slow);
+  EXPECT_TRUE(diff.tested());
+  EXPECT_EQ(diff.baseline_runs, 3u);
+
+  gui::TreeModel model;
+  QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+  model.setTree(gui::diff_tree(diff));
+  ASSERT_EQ(model.columnCount(), gui::kDiffOtherSdColumn + 3) << "then both counts";
+  EXPECT_EQ(model.headerData(gui::kDiffOtherSdColumn + 1, Qt::Horizontal).toString(),
+            "baseline count");
+  EXPECT_EQ(model.headerData(gui::kDiffPColumn, Qt::Horizontal).toString(), "p");
+  EXPECT_TRUE(model.headerData(gui::kDiffBaselineSdColumn, Qt::Horizontal)
+                  .toString()
+                  .startsWith("baseline sd"));
+  const QModelIndex solve = model.index(0, 0, model.index(0, 0, model.index(0, 0)));
+  ASSERT_EQ(cell(solve, 0), "solve()");
+  // solve: 18 s (less 0.002 s of charges) times 1.0, 1.02 and 0.98, then 1.5 times that.
+  EXPECT_NEAR(value(solve, gui::kDiffBaselineColumn), 18 - 0.002, 1e-9);
+  EXPECT_NEAR(value(solve, gui::kDiffBaselineSdColumn), 18 * 0.02, 1e-9);
+  EXPECT_LT(value(solve, gui::kDiffPColumn), 0.001);
+  EXPECT_FALSE(cell(solve, gui::kDiffPColumn).isEmpty());
+  const QColor red = solve.data(Qt::BackgroundRole).value<QBrush>().color();
+  EXPECT_GT(red.red(), red.blue());
+
+  // Within the runs' spread: plain, and the tooltip says why.
+  model.setTree(gui::diff_tree(gui::diff_runs(base, same)));
+  const QModelIndex level = model.index(0, 0, model.index(0, 0, model.index(0, 0)));
+  EXPECT_GT(value(level, gui::kDiffPColumn), 0.05);
+  EXPECT_FALSE(level.data(Qt::BackgroundRole).isValid());
+  EXPECT_TRUE(level.data(Qt::ToolTipRole).toString().contains("not significant"))
+      << level.data(Qt::ToolTipRole).toString().toStdString();
+
+  // A group against one run: spreads but no test, so no p.
+  const gui::RunDiff one = gui::diff_runs(base, side_of("slow-1", {test::gui_profile(1.5)}));
+  EXPECT_TRUE(one.groups());
+  EXPECT_FALSE(one.tested());
+  model.setTree(gui::diff_tree(one));
+  const QModelIndex top = model.index(0, 0);
+  EXPECT_EQ(cell(top, gui::kDiffPColumn), "");
+  EXPECT_FALSE(cell(top, gui::kDiffBaselineSdColumn).isEmpty());
+  EXPECT_EQ(cell(top, gui::kDiffOtherSdColumn), "");
+}
+
+TEST(DiffTree, OffersTheGroupsOfRepeatedRuns) {
+  using V = std::vector<std::string>;
+  EXPECT_EQ(gui::repeat_groups(
+                {"pic-pow-1", "pic-mul-1", "pic-pow-2", "x", "run10", "run11", "a-1", "7"}),
+            (V{"pic-pow-*", "run*"}));
+  EXPECT_TRUE(gui::repeat_groups({}).empty());
+}
+
 TEST(DiffTree, RunsWithoutTreesGiveNoRows) {
-  const gui::RunData a = gui::summarize_run("base", test::gui_profile(), {});
-  const gui::RunData empty = gui::summarize_run("empty", profile::Profile{}, {});
+  const gui::DiffSide a = side_of("base", {test::gui_profile()});
+  const gui::DiffSide empty = side_of("empty", {profile::Profile{}});
   EXPECT_TRUE(gui::diff_runs(a, empty).rows.empty());
   gui::TreeModel model;
   QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);

@@ -542,8 +542,55 @@ TEST_F(Flow, SetsAnotherRunAgainstTheRunShown) {
   QSignalSpy failed(&window, &gui::MainWindow::errorShown);
   window.diffWith("nosuch");
   EXPECT_EQ(failed.count(), 1);
-  EXPECT_TRUE(window.errorText().contains("no run labelled 'nosuch'"))
+  EXPECT_TRUE(window.errorText().contains("no run is labelled 'nosuch'"))
       << window.errorText().toStdString();
+}
+
+// Two groups of repeated runs, each named by a label pattern, read in the worker: means
+// over each side's three runs, Welch's p per node, significant changes tinted; a pattern
+// that matches no run is an error in the banner, and the baseline can return to the run
+// shown.
+TEST_F(Flow, SetsAGroupOfRunsAgainstAnother) {
+  auto db = test::fresh_database();
+  {
+    auto store_db = store::open(db->url());
+    const double scales[] = {1.0, 1.02, 0.98};
+    for (int i = 0; i < 3; ++i) {
+      const std::string n = std::to_string(i + 1);
+      store::load(*store_db, test::gui_profile(scales[i]), {"base-" + n, {}, {}});
+      store::load(*store_db, test::gui_profile(1.5 * scales[i]), {"slow-" + n, {}, {}});
+    }
+  }
+  open(db->url(), "base-1");
+  gui::DiffView &view = *window.diffView();
+  QSignalSpy diffed(&window, &gui::MainWindow::diffShown);
+  window.diffWith("slow-*", "base-*");
+  ASSERT_TRUE(diffed.wait(kWaitMs)) << window.errorText().toStdString();
+  EXPECT_EQ(view.diff().baseline, "base-*");
+  EXPECT_EQ(view.diff().other, "slow-*");
+  EXPECT_EQ(view.diff().baseline_runs, 3u);
+  EXPECT_EQ(view.diff().other_runs, 3u);
+  EXPECT_TRUE(view.caption().contains("Welch")) << view.caption().toStdString();
+  const QModelIndex solve =
+      view.model().index(0, 0, view.model().index(0, 0, view.model().index(0, 0)));
+  ASSERT_EQ(solve.data().toString(), "solve()");
+  EXPECT_NEAR(solve.siblingAtColumn(gui::kDiffBaselineColumn).data(gui::kValueRole).toDouble(),
+              18 - 0.002, 1e-9);
+  EXPECT_LT(solve.siblingAtColumn(gui::kDiffPColumn).data(gui::kValueRole).toDouble(), 0.001);
+  EXPECT_TRUE(solve.data(Qt::BackgroundRole).isValid()) << "significant: tinted";
+
+  QSignalSpy failed(&window, &gui::MainWindow::errorShown);
+  window.diffWith("fast-*");
+  EXPECT_EQ(failed.count(), 1);
+  EXPECT_TRUE(window.errorText().contains("no label matches it"))
+      << window.errorText().toStdString();
+  EXPECT_EQ(view.diff().other, "slow-*") << "the diff shown stays";
+
+  // The run shown as the baseline again: one run against the group, spreads but no test.
+  ASSERT_TRUE(view.chooseSide(gui::DiffView::kBaseline, "base-1"));
+  EXPECT_EQ(view.diff().baseline_runs, 1u);
+  EXPECT_FALSE(view.diff().tested());
+  EXPECT_TRUE(view.caption().contains("no test")) << view.caption().toStdString();
 }
 
 // The linked run view: the metric chosen values the tree and the ranks' bars; the node

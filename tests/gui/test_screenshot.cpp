@@ -45,6 +45,8 @@ TEST(Screenshot, RendersEveryView) {
     auto store_db = store::open(db->url());
     store::load(*store_db, test::gui_profile(), {"small-1", {}, {}});
     store::load(*store_db, test::gui_profile(1.2), {"small-2", {}, {}});
+    store::load(*store_db, test::gui_profile(1.5), {"large-1", {}, {}});
+    store::load(*store_db, test::gui_profile(1.6), {"large-2", {}, {}});
   }
   test::TempDir dir;
   const QString url = QString::fromStdString(db->url());
@@ -85,10 +87,36 @@ TEST(Screenshot, RendersEveryView) {
     EXPECT_EQ(test::read_file(rows.toStdString()),
               gui::toCsv(analysis::diff_export_columns(), cells).toStdString());
   }
+  // Two groups, each named by a label pattern: the rows of analysis::diff_groups.
+  d = run_gui({"--db", url, "--run", "small-1", "--export", rows, "--view", "diff", "--baseline",
+               "small-*", "--compare", "large-*"});
+  ASSERT_EQ(d.code, 0) << d.err.toStdString();
+  {
+    auto store_db = store::open(db->url());
+    std::vector<profile::Profile> runs;
+    std::vector<analysis::Tree> trees;
+    for (const char *label : {"small-1", "small-2", "large-1", "large-2"}) {
+      runs.push_back(store::read_run(*store_db, label));
+      trees.push_back(analysis::aggregate_trees(runs.back())[0]);
+    }
+    std::vector<std::vector<std::string>> cells;
+    for (const analysis::DiffRow &row :
+         analysis::diff_groups({{&runs[0], &trees[0].cfh}, {&runs[1], &trees[1].cfh}},
+                               {{&runs[2], &trees[2].cfh}, {&runs[3], &trees[3].cfh}}))
+      cells.push_back(analysis::diff_export_cells(row));
+    ASSERT_EQ(cells.size(), 5u);
+    EXPECT_FALSE(cells[0][10].empty()) << "a p for every node";
+    EXPECT_EQ(test::read_file(rows.toStdString()),
+              gui::toCsv(analysis::diff_export_columns(), cells).toStdString());
+  }
   d = run_gui({"--db", url, "--run", "small-1", "--screenshot", diff, "--view", "diff", "--compare",
                "nosuch"});
   EXPECT_EQ(d.code, 1);
-  EXPECT_TRUE(d.err.contains("no run labelled 'nosuch'")) << d.err.toStdString();
+  EXPECT_TRUE(d.err.contains("no run is labelled 'nosuch'")) << d.err.toStdString();
+  d = run_gui({"--db", url, "--run", "small-1", "--screenshot", diff, "--view", "diff", "--compare",
+               "small-1", "--baseline", "tiny-*"});
+  EXPECT_EQ(d.code, 1);
+  EXPECT_TRUE(d.err.contains("'tiny-*'")) << d.err.toStdString();
   // --node chooses a node of the tree (or the flame graph's frame to zoom into) by the
   // start of its label; one nobody has fails.
   const QString out = QString::fromStdString(dir.file("node.png"));
@@ -201,6 +229,9 @@ TEST(Screenshot, RefusesWhatItCannotDo) {
   r = run_gui({"--screenshot", out, "--view", "tree", "--compare", "x", "--db", "x.db"});
   EXPECT_EQ(r.code, 2);
   EXPECT_TRUE(r.err.contains("--compare goes with --view diff")) << r.err.toStdString();
+  r = run_gui({"--screenshot", out, "--view", "diff", "--baseline", "x", "--db", "x.db"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(r.err.contains("--view diff needs --compare OTHER")) << r.err.toStdString();
   r = run_gui({"--export", out, "--screenshot", out});
   EXPECT_EQ(r.code, 2);
   EXPECT_TRUE(r.err.contains("exclude each other")) << r.err.toStdString();

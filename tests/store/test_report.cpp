@@ -325,7 +325,7 @@ TEST_F(IdbReport, DiffSetsTwoRunsSideBySideNodeByNode) {
   const profile::Profile a = store::read_run(*opened, "synth");
   const profile::Profile b = store::read_run(*opened, "slower");
   std::ostringstream expected;
-  expected << "path,in,a_s,b_s,difference_s,ratio,a_count,b_count\n";
+  expected << "path,in,a_s,b_s,difference_s,ratio,a_count,b_count,a_sd_s,b_sd_s,p,significant\n";
   std::size_t rows = 0;
   for (const analysis::DiffRow &row : analysis::diff_trees(
            a, analysis::aggregate_trees(a)[0].cfh, b, analysis::aggregate_trees(b)[0].cfh)) {
@@ -355,16 +355,82 @@ TEST_F(IdbReport, DiffSetsTwoRunsSideBySideNodeByNode) {
   while (std::getline(lines, line)) {
     std::vector<std::string> cells;
     std::size_t end = line.size();
-    for (int k = 0; k < 4; ++k) { // the last four cells: difference_s, ratio, counts
+    for (int k = 0; k < 8; ++k) { // the last eight cells, from significant to difference_s
       std::size_t comma = line.rfind(',', end - 1);
       cells.push_back(line.substr(comma + 1, end - comma - 1));
       end = comma;
     }
-    EXPECT_EQ("0", cells[3]) << line;
+    EXPECT_EQ("0", cells[7]) << line;
+    EXPECT_EQ("", cells[0]) << "no test between two runs: " << line;
   }
   r = idb({"report", "synth", "--db", db, "--diff", "nope"});
   EXPECT_EQ(1, r.status);
   EXPECT_EQ("idb report: no run labelled 'nope' in " + db + "\n", r.err);
+}
+
+// --diff between two groups of repeated runs named by label patterns: each side's mean
+// and spread over its runs, Welch's p and verdict per node, as analysis::diff_groups gives
+// them for the stored runs; a pattern that matches no run is one line.
+TEST_F(IdbReport, DiffSetsTwoGroupsOfRunsSideBySideWithWelchsTest) {
+  auto opened = store::open(db);
+  const double scales[] = {1.0, 1.01, 0.99};
+  for (int side = 0; side < 2; ++side)
+    for (int i = 0; i < 3; ++i) {
+      profile::Profile run = synthetic;
+      const double k = (side + 1) * scales[i];
+      for (profile::Cfh &h : run.cfhs)
+        for (profile::Node &n : h.nodes) {
+          n.stats.sum *= k;
+          n.stats.mean *= k;
+        }
+      store::LoadOptions options;
+      options.label = std::string(side ? "twice-" : "once-") + std::to_string(i + 1);
+      store::load(*opened, run, options);
+    }
+  RunResult r = idb({"report", "once-*", "--db", db, "--diff", "twice-*", "--format", "csv"});
+  ASSERT_EQ(0, r.status) << r.err;
+  std::vector<profile::Profile> runs;
+  std::vector<analysis::Tree> trees;
+  for (const char *label : {"once-1", "once-2", "once-3", "twice-1", "twice-2", "twice-3"}) {
+    runs.push_back(store::read_run(*opened, label));
+    trees.push_back(analysis::aggregate_trees(runs.back())[0]);
+  }
+  std::vector<analysis::DiffRun> a, b;
+  for (std::size_t i = 0; i < 6; ++i)
+    (i < 3 ? a : b).push_back({&runs[i], &trees[i].cfh});
+  std::ostringstream expected;
+  expected << "path,in,a_s,b_s,difference_s,ratio,a_count,b_count,a_sd_s,b_sd_s,p,significant\n";
+  const std::vector<analysis::DiffRow> rows = analysis::diff_groups(a, b);
+  ASSERT_GT(rows.size(), 10u);
+  EXPECT_TRUE(rows[0].significant);
+  EXPECT_LT(rows[0].p, 0.001);
+  for (const analysis::DiffRow &row : rows) {
+    std::vector<std::string> cells = analysis::diff_export_cells(row);
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+      const bool quote = cells[i].find_first_of(",\"") != std::string::npos;
+      expected << (i ? "," : "") << (quote ? "\"" + cells[i] + "\"" : cells[i]);
+    }
+    expected << '\n';
+  }
+  EXPECT_EQ(expected.str(), r.out);
+
+  // The table names both groups and the test, and marks what is significant.
+  r = idb({"report", "once-*", "--db", db, "--diff", "twice-*"});
+  ASSERT_EQ(0, r.status) << r.err;
+  EXPECT_EQ(0u, r.out.find("diff: once-* (3 runs) (baseline) against twice-* (3 runs)\n")) << r.out;
+  EXPECT_NE(std::string::npos, r.out.find("p: Welch's t-test of the means")) << r.out;
+  EXPECT_NE(std::string::npos, r.out.find(" *  ")) << r.out;
+  // A group against one run: spreads, no test.
+  r = idb({"report", "once-*", "--db", db, "--diff", "twice-1"});
+  ASSERT_EQ(0, r.status) << r.err;
+  EXPECT_NE(std::string::npos, r.out.find("no test: a side of one run")) << r.out;
+  r = idb({"report", "once-*", "--db", db, "--diff", "thrice-*"});
+  EXPECT_EQ(1, r.status);
+  EXPECT_EQ("idb report: no run label matches 'thrice-*' in " + db + "\n", r.err);
+  // Without --diff a pattern names no run.
+  r = idb({"report", "once-*", "--db", db});
+  EXPECT_EQ(1, r.status);
+  EXPECT_NE(std::string::npos, r.err.find("no run labelled 'once-*'")) << r.err;
 }
 
 TEST_F(IdbReport, MissingRunIsOneLineAndUsageErrorsExitTwo) {

@@ -1,11 +1,12 @@
 // COALESCE and COMPARE (DESIGN §7) over runs already read (edf_runs.hpp), as plain
-// structs for the CLI, the SVG writer and the GUI; and the statistics they rest on: the
-// type-7 quantile, Tukey's box, Welch's t-test. docs/edf.md documents the methods and
-// their assumptions. read_entries reads the runs from their databases (and throws
-// store::Error when an engine fails); every other function here is pure: thread-safe, no
-// I/O, no throws (std::bad_alloc aside).
+// structs for the CLI, the SVG writer and the GUI, on the statistics of
+// analysis/statistics.hpp (type-7 quantile, Tukey's box, Welch's t-test); docs/edf.md
+// documents the methods and their assumptions. read_entries reads the runs from their
+// databases (and throws store::Error when an engine fails); every other function here is
+// pure: thread-safe, no I/O, no throws (std::bad_alloc aside).
 #pragma once
 
+#include "idb/analysis/statistics.hpp"
 #include "idb/edf.hpp"
 #include "idb/edf_runs.hpp"
 
@@ -17,36 +18,13 @@
 
 namespace idb::edf {
 
-// The p-quantile (0 ≤ p ≤ 1) of ascending values, Hyndman and Fan's type 7 (R's and
-// NumPy's default): linear interpolation between order statistics at h = (n − 1)·p.
-// `sorted` must not be empty.
-double quantile(const std::vector<double> &sorted, double p);
-
-// Tukey's box of a sample: the five-number summary from type-7 quantiles, whiskers at
-// the most extreme values within 1.5 IQR of the box, and the values beyond them.
-struct Box {
-  double min = 0, q1 = 0, median = 0, q3 = 0, max = 0;
-  double lower_whisker = 0, upper_whisker = 0;
-  std::vector<std::size_t> outliers; // indices into the values given, ascending
-};
-// `values` must not be empty.
-Box box_of(const std::vector<double> &values);
-
-// Welch's unequal-variance t-test of mean(b) − mean(a): t, the Welch–Satterthwaite degrees
-// of freedom and the two-sided p-value.
-struct TTest {
-  double t = 0, df = 0, p = 1;
-};
-// nullopt when either sample has fewer than two values. Both samples constant: p = 1 when
-// the means are equal, else p = 0 (t infinite), df = n_a + n_b − 2. With `resolution`
-// r > 0 each value is known only to within a step of r times itself (a quantile read from
-// a histogram bucket): each sample's variance is then at least that of rounding to the
-// step, (r·mean)²/12, so values that only a bucket boundary separates are not called
-// different.
-std::optional<TTest> welch(const std::vector<double> &a, const std::vector<double> &b,
-                           double resolution = 0);
-// P(|T| ≥ |t|) for Student's t with df > 0 degrees of freedom.
-double t_two_sided_p(double t, double df);
+// The statistics COALESCE and COMPARE rest on (analysis/statistics.hpp).
+using analysis::Box;
+using analysis::box_of;
+using analysis::quantile;
+using analysis::t_two_sided_p;
+using analysis::TTest;
+using analysis::welch;
 
 // The runs of one [DBLIST] entry, read.
 struct EntryData {

@@ -1,14 +1,15 @@
-// The statistics under COALESCE and COMPARE: type-7 quantiles, Tukey's box, Welch's
-// t-test, and Student's t distribution through the regularized incomplete beta function
-// (evaluated by its continued fraction with the modified Lentz method).
-#include "idb/edf_analysis.hpp"
+// The statistics under COALESCE, COMPARE and the group diff (statistics.hpp): type-7
+// quantiles, Tukey's box, Welch's t-test, and Student's t distribution through the
+// regularized incomplete beta function (evaluated by its continued fraction with the
+// modified Lentz method).
+#include "idb/analysis/statistics.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numeric>
 
-namespace idb::edf {
+namespace idb::analysis {
 
 namespace {
 
@@ -91,6 +92,10 @@ Box box_of(const std::vector<double> &values) {
   return b;
 }
 
+double sample_sd(const std::vector<double> &x) {
+  return x.size() < 2 ? std::nan("") : std::sqrt(moments(x).variance);
+}
+
 double t_two_sided_p(double t, double df) {
   if (std::isinf(t)) return 0.0;
   return incomplete_beta(df / 2, 0.5, df / (df + t * t));
@@ -120,4 +125,4 @@ std::optional<TTest> welch(const std::vector<double> &a, const std::vector<doubl
   return r;
 }
 
-} // namespace idb::edf
+} // namespace idb::analysis
