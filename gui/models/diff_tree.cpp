@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <fnmatch.h>
 #include <map>
 
 namespace idb::gui {
@@ -86,21 +87,43 @@ TreeData diff_tree(const RunDiff &diff) {
   return tree;
 }
 
+namespace {
+
+// The label before its final number; empty when it has none or is only a number.
+std::string repeat_prefix(const std::string &label) {
+  std::size_t end = label.size();
+  while (end > 0 && std::isdigit(static_cast<unsigned char>(label[end - 1])))
+    --end;
+  return end == label.size() ? std::string() : label.substr(0, end);
+}
+
+} // namespace
+
 std::vector<std::string> repeat_groups(const std::vector<std::string> &labels) {
   std::vector<std::string> prefixes;
   std::map<std::string, int> members;
   for (const std::string &label : labels) {
-    std::size_t end = label.size();
-    while (end > 0 && std::isdigit(static_cast<unsigned char>(label[end - 1])))
-      --end;
-    if (end == label.size() || end == 0) continue; // no final number, or nothing before it
-    const std::string prefix = label.substr(0, end);
-    if (members[prefix]++ == 0) prefixes.push_back(prefix);
+    const std::string prefix = repeat_prefix(label);
+    if (!prefix.empty() && members[prefix]++ == 0) prefixes.push_back(prefix);
   }
   std::vector<std::string> groups;
-  for (const std::string &prefix : prefixes)
-    if (members[prefix] > 1) groups.push_back(prefix + '*');
+  for (const std::string &prefix : prefixes) {
+    if (members[prefix] < 2) continue;
+    std::string group = prefix + '*';
+    const bool wider = std::any_of(labels.begin(), labels.end(), [&](const std::string &l) {
+      return repeat_prefix(l) != prefix && fnmatch(group.c_str(), l.c_str(), 0) == 0;
+    });
+    groups.push_back(wider ? prefix + "[0-9]*" : group);
+  }
   return groups;
+}
+
+std::string repeat_group_of(const std::vector<std::string> &labels, const std::string &label) {
+  const std::string prefix = repeat_prefix(label);
+  if (prefix.empty()) return {};
+  for (const std::string &group : repeat_groups(labels))
+    if (group == prefix + '*' || group == prefix + "[0-9]*") return group;
+  return {};
 }
 
 std::vector<std::vector<std::string>> diff_export_rows(const RunDiff &diff) {

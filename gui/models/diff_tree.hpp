@@ -46,8 +46,11 @@ RunDiff diff_runs(const DiffSide &baseline, const DiffSide &other);
 
 // The groups of repeated runs among `labels`, as label patterns to offer: each prefix that
 // two labels or more share before a final number ("pic-pow-1", "pic-pow-2": "pic-pow-*"),
-// in the order of their first run.
+// in the order of their first run; "prefix[0-9]*" where "prefix*" would match other labels
+// too.
 std::vector<std::string> repeat_groups(const std::vector<std::string> &labels);
+// The one of those groups `label` belongs to; empty when none.
+std::string repeat_group_of(const std::vector<std::string> &labels, const std::string &label);
 
 // As TreeData: the label of each row (the baseline's), its values in the columns above,
 // its tint, its note (which side lacks it) and the probe as key.

@@ -132,6 +132,7 @@ void MainWindow::wire() {
     store_.loadDiffSide(side, name);
   });
   connect(runs_, &RunsView::diffRequested, this, [this](const QString &label) { diffWith(label); });
+  connect(runs_, &RunsView::groupDiffRequested, this, &MainWindow::diffWith);
   connect(&store_, &StoreClient::diffSideLoaded, diff_, &DiffView::setSide);
   connect(diff_, &DiffView::diffReady, this, [this] {
     const RunDiff &diff = diff_->diff();
@@ -181,6 +182,7 @@ void MainWindow::runLoaded(const RunDataPtr &run) {
   flame_->setRun(run);
   run_view_->setRun(run);
   diff_->setShownRun(run);
+  runs_->setShownRun(QString::fromStdString(run->label));
   console_->setRun(run);
   probe_rows_.setTable({});
   const QString label = QString::fromStdString(run->label);

@@ -1,6 +1,8 @@
 // The runs view (runs_view.hpp).
 #include "runs_view.hpp"
 
+#include "diff_tree.hpp"
+
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenu>
@@ -62,6 +64,15 @@ RunsView::RunsView(QWidget *parent)
     QMenu menu(this);
     menu.addAction(tr("Diff against the run shown"), this,
                    [this, label] { emit diffRequested(label); });
+    std::vector<std::string> all;
+    for (const QString &l : labels())
+      all.push_back(l.toStdString());
+    const QString group = QString::fromStdString(repeat_group_of(all, label.toStdString()));
+    const QString baseline = QString::fromStdString(repeat_group_of(all, shown_.toStdString()));
+    if (!group.isEmpty() && !baseline.isEmpty() && group != baseline)
+      menu.addAction(
+          tr("Diff its repeats (%1) against those of the run shown (%2)").arg(group, baseline),
+          this, [this, group, baseline] { emit groupDiffRequested(group, baseline); });
     menu.exec(runs_view_->viewport()->mapToGlobal(at));
   });
 }
@@ -74,6 +85,14 @@ void RunsView::setRuns(store::QueryResult runs) {
 void RunsView::setAttributes(store::QueryResult attributes) {
   attributes_.setTable(std::move(attributes));
   attributes_view_->resizeColumnsToContents();
+}
+
+QStringList RunsView::labels() const {
+  QStringList out;
+  const int column = runs_.column("label");
+  for (int row = 0; column >= 0 && row < runs_.rowCount(); ++row)
+    out << runs_.index(row, column).data().toString();
+  return out;
 }
 
 bool RunsView::chooseRun(const QString &label) {

@@ -42,9 +42,10 @@ int main(int argc, char **argv) {
   const idb::profile::Cfh &cfh = profile.cfhs.front();
   std::vector<idb::profile::NodeTimes> times = idb::profile::node_times(cfh);
   std::printf("{\"root_inclusive_s\": %.9g, \"root_corrected_s\": %.9g, "
-              "\"noise_per_activation_s\": %.9g, \"cfhs\": %zu, \"nodes\": [",
+              "\"noise_per_activation_s\": %.9g, \"throttled_noise_per_activation_s\": %.9g, "
+              "\"cfhs\": %zu, \"nodes\": [",
               times[0].inclusive, times[0].corrected, profile.number("noise_per_activation_s"),
-              profile.cfhs.size());
+              profile.number("throttled_noise_per_activation_s", 0), profile.cfhs.size());
   for (std::size_t i = 0; i < cfh.nodes.size(); ++i) {
     const idb::profile::Node &n = cfh.nodes[i];
     std::printf("%s\n {\"probe\": %d, \"label\": %s, \"count\": %llu, \"throttled\": %llu, "

@@ -162,6 +162,13 @@ TEST(DiffTree, OffersTheGroupsOfRepeatedRuns) {
                 {"pic-pow-1", "pic-mul-1", "pic-pow-2", "x", "run10", "run11", "a-1", "7"}),
             (V{"pic-pow-*", "run*"}));
   EXPECT_TRUE(gui::repeat_groups({}).empty());
+  // "run*" would take "runaway" in too: the group's pattern then asks for a digit.
+  const V labels = {"run1", "run2", "runaway", "pic-pow-1", "pic-pow-2"};
+  EXPECT_EQ(gui::repeat_groups(labels), (V{"run[0-9]*", "pic-pow-*"}));
+  EXPECT_EQ(gui::repeat_group_of(labels, "run2"), "run[0-9]*");
+  EXPECT_EQ(gui::repeat_group_of(labels, "pic-pow-1"), "pic-pow-*");
+  EXPECT_EQ(gui::repeat_group_of(labels, "runaway"), "");
+  EXPECT_EQ(gui::repeat_group_of(labels, "pic-pow-3"), "pic-pow-*") << "the prefix decides";
 }
 
 TEST(DiffTree, RunsWithoutTreesGiveNoRows) {
