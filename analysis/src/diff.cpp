@@ -89,6 +89,7 @@ std::vector<DiffRow> diff_trees(const profile::Profile &a, const profile::Cfh &t
 
 std::vector<DiffRow> diff_groups(const std::vector<DiffRun> &a, const std::vector<DiffRun> &b,
                                  double alpha) {
+  if (a.empty() || b.empty()) return {};
   std::vector<Member> runs;
   runs.reserve(a.size() + b.size());
   for (const auto *side : {&a, &b})

@@ -64,12 +64,15 @@ void DiffView::setRuns(const QStringList &labels) {
   QStringList items = labels;
   for (const std::string &group : repeat_groups(names))
     items.push_back(QString::fromStdString(group));
-  for (QComboBox *chooser : choosers_) {
-    const QString chosen = chooser->currentText();
-    chooser->clear();
-    chooser->addItems(items);
-    chooser->setEditText(chosen);
+  // A database opened (again): both sides are chosen afresh, the baseline is the run shown.
+  baseline_is_shown_ = true;
+  for (int side : {kBaseline, kOther}) {
+    sides_[side] = {};
+    choosers_[side]->clear();
+    choosers_[side]->addItems(items);
+    choosers_[side]->setEditText({});
   }
+  refresh();
 }
 
 void DiffView::setShownRun(RunDataPtr run) {

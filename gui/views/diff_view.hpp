@@ -25,8 +25,9 @@ public:
 
   explicit DiffView(QWidget *parent = nullptr);
 
-  // The labels each side is chosen from; the groups of repeated runs among them
-  // (repeat_groups) are offered after them, and any label pattern may be typed.
+  // The labels each side is chosen from, of a database just opened (both sides are
+  // chosen afresh); the groups of repeated runs among them (repeat_groups) are offered
+  // after them, and any label pattern may be typed.
   void setRuns(const QStringList &labels);
   // The run shown: the baseline, unless another was chosen here.
   void setShownRun(RunDataPtr run);

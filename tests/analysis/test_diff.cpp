@@ -85,6 +85,7 @@ TEST(Diff, PairsRepeatedLabelsInOrderAndKeepsEmptyTreesEmpty) {
   EXPECT_EQ(rows[3].probe, 11);
   EXPECT_EQ(rows[4].probe, 22);
   EXPECT_TRUE(analysis::diff_trees(pa, Cfh{}, pb, Cfh{}).empty());
+  EXPECT_TRUE(analysis::diff_groups({}, {{&pb, &b}}).empty()) << "a side without runs";
   // One side empty: every node is the other's alone.
   EXPECT_EQ("prog a\nprog;main a\nprog;main;x a\nprog;main;x a\n",
             shape(analysis::diff_trees(pa, a, pb, Cfh{})));

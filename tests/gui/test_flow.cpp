@@ -591,6 +591,11 @@ TEST_F(Flow, SetsAGroupOfRunsAgainstAnother) {
   EXPECT_EQ(view.diff().baseline_runs, 1u);
   EXPECT_FALSE(view.diff().tested());
   EXPECT_TRUE(view.caption().contains("no test")) << view.caption().toStdString();
+
+  // The database opened again: both sides are chosen afresh.
+  open(db->url(), "base-2");
+  EXPECT_TRUE(view.diff().rows.empty());
+  EXPECT_TRUE(view.caption().startsWith("Choose a run")) << view.caption().toStdString();
 }
 
 // The linked run view: the metric chosen values the tree and the ranks' bars; the node

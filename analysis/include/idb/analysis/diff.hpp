@@ -59,7 +59,8 @@ std::vector<DiffRow> diff_trees(const profile::Profile &a, const profile::Cfh &t
 // The same over a group of runs a side (each side at least one run): the trees of every
 // run matched as above, the baseline's runs first, in order; each row's numbers are means
 // over its side's runs, with their spread and, where both sides have two runs or more,
-// Welch's test at `alpha`. With one run a side, diff_trees' rows exactly.
+// Welch's test at `alpha`. With one run a side, diff_trees' rows exactly; none when a side
+// has no run.
 std::vector<DiffRow> diff_groups(const std::vector<DiffRun> &a, const std::vector<DiffRun> &b,
                                  double alpha = kDiffAlpha);
 
