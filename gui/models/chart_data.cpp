@@ -31,9 +31,6 @@ ChartData chart_data(const RunSummary &summary, const ChartRequest &request) {
   return chart;
 }
 
-namespace {
-
-// A column that names a thing rather than measures it.
 bool identifies(std::string name) {
   for (char &c : name)
     c = char(std::tolower(static_cast<unsigned char>(c)));
@@ -44,6 +41,8 @@ bool identifies(std::string name) {
   return name == "id" || (name.size() > 2 && name.compare(name.size() - 2, 2, "id") == 0 &&
                           (name[name.size() - 3] == '_' || name[name.size() - 3] == ' '));
 }
+
+namespace {
 
 bool ends_with(const std::string &s, const std::string &end) {
   return s.size() >= end.size() && s.compare(s.size() - end.size(), end.size(), end) == 0;

@@ -43,6 +43,10 @@ ChartData chart_data(const RunSummary &summary, const ChartRequest &request);
 // row number), every numeric column that measures is a series (not one that identifies:
 // rank, thread, node, probe, line, depth, iteration, pid, or a name ending in "id");
 // at most `max_rows` rows. Seconds when every series' name ends in "_s" or "seconds".
+// Whether a result column names a thing rather than measures it: rank, thread, node,
+// probe, line, depth, iteration, pid, nprocs, threads, id and names ending in _id.
+bool identifies(std::string name);
+
 ChartData chart_from_table(const store::QueryResult &table, std::size_t max_rows = 200);
 
 // A linear axis people read: from `lo` (0 when every value is at least 0) to a round

@@ -1,6 +1,8 @@
 // The table model (table_model.hpp).
 #include "table_model.hpp"
 
+#include "chart_data.hpp"
+
 #include <algorithm>
 #include <cstdlib>
 
@@ -125,6 +127,19 @@ void TableModel::sort(int column, Qt::SortOrder order) {
     after.push_back(index(place[std::size_t(i.row())], i.column()));
   changePersistentIndexList(before, after);
   emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
+}
+
+std::vector<std::optional<Format>> result_formats(const store::QueryResult &table) {
+  std::vector<std::optional<Format>> formats(table.columns.size());
+  for (std::size_t c = 0; c < table.columns.size(); ++c) {
+    if (c >= table.numeric.size() || !table.numeric[c] || identifies(table.columns[c])) continue;
+    bool whole = true;
+    for (const auto &row : table.rows)
+      if (c < row.size() && row[c] && row[c]->find_first_of(".eEnN") != std::string::npos)
+        whole = false; // a real as the engine wrote it (1.5, 2e-05, inf, nan)
+    formats[c] = whole ? Format::integer : Format::significant;
+  }
+  return formats;
 }
 
 } // namespace idb::gui

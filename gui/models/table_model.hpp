@@ -41,4 +41,10 @@ private:
   std::vector<TimeUnit> units_;                // per column: a seconds column's unit
 };
 
+// How an SQL result reads as people read numbers (the SQL console): a numeric column that
+// measures (not identifies(): ids, ranks, lines stay as stored) in Format::integer when
+// every value is whole, else in Format::significant; text as it is. The exact values stay
+// in tooltips and exports.
+std::vector<std::optional<Format>> result_formats(const store::QueryResult &table);
+
 } // namespace idb::gui

@@ -196,6 +196,9 @@ QString formatValue(double value, Format format) {
     return QString::fromStdString(analysis::ratio_text(value)) + QChar(0x00D7);
   case Format::probability:
     return QString::number(value, 'g', 2);
+  case Format::significant:
+    return std::fabs(value) >= 1000 ? format_count(std::round(value))
+                                    : QString::number(value, 'g', 4);
   }
   return {};
 }

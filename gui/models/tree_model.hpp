@@ -18,10 +18,10 @@ namespace idb::gui {
 
 // How a column's values read (number_format.hpp): integers with thousands separators;
 // seconds in the column's unit (s, ms, µs, ns, named in its header after the title); a
-// percentage with one decimal; a ratio at three significant digits with "×". "_or_blank":
-// 0 (integers) shows as nothing; NaN shows as nothing in every format (what was not
-// measured).
-// probability: a p-value to two significant digits.
+// percentage with one decimal; a ratio at three significant digits with "×"; a p-value
+// (probability) to two significant digits; a number of no known unit (significant) to
+// four, whole from 1,000 on, with thousands separators. "_or_blank": 0 (integers) shows as
+// nothing; NaN shows as nothing in every format (what was not measured).
 enum class Format {
   integer,
   integer_or_blank,
@@ -29,7 +29,8 @@ enum class Format {
   seconds_or_blank,
   percent,
   ratio,
-  probability
+  probability,
+  significant
 };
 
 struct TreeColumn {

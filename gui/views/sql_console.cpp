@@ -104,7 +104,8 @@ void SqlConsole::run() {
 }
 
 void SqlConsole::showResult(store::QueryResult result) {
-  result_.setTable(std::move(result));
+  std::vector<std::optional<Format>> formats = result_formats(result);
+  result_.setTable(std::move(result), std::move(formats));
   table_->resizeColumnsToContents();
   chart_->setChart(chart_from_table(result_.table()), ChartKind::bar, false);
 }

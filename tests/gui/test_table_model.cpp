@@ -78,6 +78,39 @@ TEST(TableModel, FormatsColumnsAndExportsTheExactValues) {
   EXPECT_EQ(model.headerData(2, Qt::Horizontal).toString(), "total");
 }
 
+// An SQL result (the console) as people read numbers: ids and ranks as stored, whole
+// numbers with thousands separators, reals to four significant digits; the exact values
+// in the tooltip and the export.
+TEST(TableModel, ReadsAnSqlResultAsPeopleReadNumbers) {
+  store::QueryResult t;
+  t.columns = {"probe_id", "rank", "description", "count", "seconds", "share", "big"};
+  t.numeric = {true, true, false, true, true, true, true};
+  t.rows = {{"2082898379", "3", "main()", "1234567", "2.938573493749464e-05", "0.9509382884418685",
+             "1234567.891"},
+            {"7", "0", std::nullopt, "12", "0.4628645902729679", "1", "-0.5"}};
+  const std::vector<std::optional<gui::Format>> formats = gui::result_formats(t);
+  ASSERT_EQ(formats.size(), 7u);
+  EXPECT_FALSE(formats[0]) << "an id";
+  EXPECT_FALSE(formats[1]) << "a rank";
+  EXPECT_FALSE(formats[2]) << "text";
+  EXPECT_EQ(formats[3], gui::Format::integer);
+  EXPECT_EQ(formats[4], gui::Format::significant);
+  EXPECT_EQ(formats[5], gui::Format::significant) << "one real makes the column real";
+  gui::TableModel model;
+  QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+  model.setTable(t, formats);
+  EXPECT_EQ(model.index(0, 0).data().toString(), "2082898379");
+  EXPECT_EQ(model.index(0, 3).data().toString(), "1,234,567");
+  EXPECT_EQ(model.index(0, 4).data().toString(), "2.939e-05");
+  EXPECT_EQ(model.index(1, 4).data().toString(), "0.4629");
+  EXPECT_EQ(model.index(0, 5).data().toString(), "0.9509");
+  EXPECT_EQ(model.index(1, 5).data().toString(), "1");
+  EXPECT_EQ(model.index(0, 6).data().toString(), "1,234,568");
+  EXPECT_EQ(model.index(1, 6).data().toString(), "-0.5");
+  EXPECT_EQ(model.index(0, 4).data(Qt::ToolTipRole).toString(), "2.938573493749464e-05");
+  EXPECT_EQ(model.index(0, 4).data(gui::kExportRole).toString(), "2.938573493749464e-05");
+}
+
 TEST(ConsoleParams, NamesDefaultsAndText) {
   const queries::CannedQuery *q = queries::find_canned_query("hottest_procedures");
   ASSERT_TRUE(q);
