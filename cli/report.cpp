@@ -241,10 +241,9 @@ struct DiffSide {
   std::string title;                 // of the first run's tree
 
   std::vector<analysis::DiffRun> diff_runs() const {
-    static const profile::Cfh none;
     std::vector<analysis::DiffRun> out;
     for (std::size_t i = 0; i < runs.size(); ++i)
-      out.push_back({&runs[i], trees[i].cfh.nodes.empty() ? &none : &trees[i].cfh});
+      out.push_back({&runs[i], &trees[i].cfh}); // an empty tree where the run has none
     return out;
   }
 };
@@ -253,11 +252,9 @@ DiffSide read_side(store::Database &db, const std::vector<std::string> &labels,
                    const std::string &name) {
   DiffSide side;
   side.name = name;
-  std::vector<std::string> named = analysis::diff_side_labels(labels, name);
-  if (named.empty()) {
-    if (name.find_first_of("*?[") == std::string::npos) store::read_run(db, name); // its error
-    throw store::Error("no run label matches '" + name + "' in " + db.location());
-  }
+  std::string why;
+  std::vector<std::string> named = analysis::diff_side_reads(labels, name, db.location(), why);
+  if (named.empty()) throw store::Error(why);
   side.runs.reserve(named.size());
   side.trees.reserve(named.size());
   for (const std::string &label : named) {

@@ -162,10 +162,24 @@ std::vector<std::string> diff_side_labels(const std::vector<std::string> &labels
                                           const std::string &name) {
   if (std::find(labels.begin(), labels.end(), name) != labels.end()) return {name};
   std::vector<std::string> matches;
-  if (name.find_first_of("*?[") == std::string::npos) return matches;
+  if (!is_label_pattern(name)) return matches;
   for (const std::string &label : labels)
     if (fnmatch(name.c_str(), label.c_str(), 0) == 0) matches.push_back(label);
   return matches;
+}
+
+std::vector<std::string> diff_side_reads(const std::vector<std::string> &labels,
+                                         const std::string &name, const std::string &location,
+                                         std::string &why) {
+  std::vector<std::string> named = diff_side_labels(labels, name);
+  if (!named.empty()) return named;
+  if (!is_label_pattern(name)) return {name};
+  why = "no run label matches '" + name + "' in " + location;
+  return {};
+}
+
+bool is_label_pattern(const std::string &name) {
+  return name.find_first_of("*?[") != std::string::npos;
 }
 
 double diff_weight(const DiffRow &row, double root_a, double root_b, double floor) {

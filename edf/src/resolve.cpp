@@ -4,6 +4,8 @@
 // experiment kept beside its databases works from any current folder.
 #include "idb/edf_runs.hpp"
 
+#include "idb/analysis/diff.hpp"
+
 #include <filesystem>
 #include <fnmatch.h>
 #include <set>
@@ -112,7 +114,7 @@ EntryKind classify(const std::string &name) {
   if (name.find('/') != std::string::npos || ends_with(name, ".db") || ends_with(name, ".sqlite") ||
       ends_with(name, ".sqlite3"))
     return EntryKind::database;
-  if (name.find_first_of("*?[") != std::string::npos) return EntryKind::pattern;
+  if (analysis::is_label_pattern(name)) return EntryKind::pattern;
   return EntryKind::label;
 }
 

@@ -62,10 +62,10 @@ void StoreWorker::loadDiffSide(int side, const QString &name) {
     std::vector<std::string> labels;
     for (const store::RunInfo &r : runs_)
       labels.push_back(r.label);
-    std::vector<std::string> named = analysis::diff_side_labels(labels, runs.name);
-    if (named.empty() && runs.name.find_first_of("*?[") != std::string::npos)
-      throw store::Error("no run label matches '" + runs.name + "' in " + db_->location());
-    if (named.empty()) named.push_back(runs.name); // stored since the list was read, or not
+    std::string why;
+    const std::vector<std::string> named =
+        analysis::diff_side_reads(labels, runs.name, db_->location(), why);
+    if (named.empty()) throw store::Error(why);
     for (const std::string &label : named) {
       store::QueryResult attributes = attributes_of(*db_, label);
       profile::Profile profile = store::read_run(*db_, label);

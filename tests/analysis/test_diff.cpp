@@ -193,6 +193,17 @@ TEST(Diff, ASideNamesARunByLabelOrAGroupByPattern) {
   EXPECT_EQ(analysis::diff_side_labels(labels, "odd[1]"), V{"odd[1]"}) << "a label first";
   EXPECT_TRUE(analysis::diff_side_labels(labels, "pic-div-*").empty());
   EXPECT_TRUE(analysis::diff_side_labels(labels, "pic-pow").empty()) << "no pattern, no label";
+  // What to read: a plain name as it is (its reading says why it names no run), a pattern
+  // matching nothing with the reason.
+  std::string why;
+  EXPECT_EQ(analysis::diff_side_reads(labels, "pic-pow", "db", why), V{"pic-pow"});
+  EXPECT_EQ(analysis::diff_side_reads(labels, "pic-pow-*", "db", why),
+            (V{"pic-pow-1", "pic-pow-2"}));
+  EXPECT_EQ(why, "");
+  EXPECT_TRUE(analysis::diff_side_reads(labels, "pic-div-*", "db", why).empty());
+  EXPECT_EQ(why, "no run label matches 'pic-div-*' in db");
+  EXPECT_TRUE(analysis::is_label_pattern("a[12]"));
+  EXPECT_FALSE(analysis::is_label_pattern("pic-pow-1"));
 }
 
 } // namespace

@@ -232,6 +232,10 @@ TEST(Screenshot, RefusesWhatItCannotDo) {
   r = run_gui({"--screenshot", out, "--view", "diff", "--baseline", "x", "--db", "x.db"});
   EXPECT_EQ(r.code, 2);
   EXPECT_TRUE(r.err.contains("--view diff needs --compare OTHER")) << r.err.toStdString();
+  r = run_gui({"--screenshot", out, "--view", "tree", "--baseline", "x", "--db", "x.db"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(r.err.contains("--baseline goes with --view diff and --compare"))
+      << r.err.toStdString();
   r = run_gui({"--export", out, "--screenshot", out});
   EXPECT_EQ(r.code, 2);
   EXPECT_TRUE(r.err.contains("exclude each other")) << r.err.toStdString();

@@ -70,6 +70,16 @@ std::vector<DiffRow> diff_groups(const std::vector<DiffRun> &a, const std::vecto
 // it names none.
 std::vector<std::string> diff_side_labels(const std::vector<std::string> &labels,
                                           const std::string &name);
+// The runs to read for that side: diff_side_labels, or `name` itself when it is no label
+// pattern (reading it says why it names no run: it may also have been stored since
+// `labels` were listed). Empty only for a pattern that matches no label; `location`
+// names the database in `why`.
+std::vector<std::string> diff_side_reads(const std::vector<std::string> &labels,
+                                         const std::string &name, const std::string &location,
+                                         std::string &why);
+
+// Whether `name` is a label pattern: it holds '*', '?' or '[' (fnmatch(3)).
+bool is_label_pattern(const std::string &name);
 
 // How strongly a row stands out, from -1 (much faster in b) to 1 (much slower, or only in
 // b): the log2 of its ratio clamped to ±1 (twice or half as long is the end of the scale;
