@@ -46,6 +46,10 @@ namespace fs = std::filesystem;
 // The most of a log or candidates file tune reads back (its own files).
 constexpr std::size_t kMaxLog = std::size_t(1) << 30;
 
+// How many probes tune tries without, one at a time, when the final selection measures
+// over the target (each try builds and runs the program twice).
+constexpr int kPresenceTries = 3;
+
 const char *kTuneUsage =
     "usage: idb tune --build CMD --run CMD --output FILE.sel [--edf FILE.edf] [-n N]\n"
     "                [--mpirun-arg ARG]... [--db URL] [--target PERCENT] [--grow PERCENT]\n"
@@ -67,6 +71,11 @@ const char *kTuneHelp =
     "and measured slow-down against round 0, and the node with the most time of its own.\n"
     "Then it builds and runs the program without probes and with the final selection, one\n"
     "after the other, for the measured slow-down it reports (stored as PREFIX-final).\n"
+    "When that is over the target, the probes' presence may cost more than their estimate\n"
+    "(a function no longer inlined, values kept in memory across the calls): it tries the\n"
+    "selection without the probe that ran most often (10,000 activations or more), built\n"
+    "and measured the same way, and leaves it out when the slow-down falls by half its\n"
+    "excess over the target or more; up to 3 probes, one at a time.\n"
     "It writes the selection to --output, and an experiment definition file holding it in\n"
     "[AUTOINST] and the rounds' runs in [DBLIST]. It never edits a source; the build tree\n"
     "is left built with the final selection.\n\n"
@@ -276,9 +285,22 @@ private:
 
   int failed_ = 1;              // the exit status of the command that failed
   double bare_ = 0, tuned_ = 0; // the final measurement: s without probes, with the selection
-  std::string program_;         // the program's name, from its first profile
+  std::size_t final_probes_ = 0;
+  std::string program_; // the program's name, from its first profile
+
+  // The program built and run without probes, then with a selection, one after the other.
+  struct Measurement {
+    double bare = 0, tuned = 0;
+    std::string folder; // the run with the selection left its profile here
+    std::vector<analysis::TuneCandidate> candidates; // of the build with the selection
+    double slowdown() const { return tuned / bare - 1; }
+  };
 
   double measured() const { return tuned_ / bare_ - 1; }
+  std::optional<Measurement> measure(const std::string &stage, const std::string &selection,
+                                     const std::string &what);
+  std::optional<Measurement> try_presence(Measurement &m, std::set<std::int32_t> &tried,
+                                          int attempt, bool &rebuild);
   double against_round_0(const Round &r) const { return r.wall / rounds_[0].wall - 1; }
   std::string selection_text() const;
   bool build(const std::string &stage, const std::string &what, const Environment &env);
@@ -289,7 +311,8 @@ private:
   int stop(int status) const;
   void print_round(const Round &r) const;
   void print_table() const;
-  std::string edf_text(const Round &last, const std::string &final_label) const;
+  std::string edf_text(double estimated, const std::string &estimated_from,
+                       const std::string &final_label) const;
 };
 
 std::string Tuner::selection_text() const {
@@ -432,7 +455,8 @@ std::string edf_database(const std::string &db, const std::string &edf) {
   return relative.empty() ? db : relative.string();
 }
 
-std::string Tuner::edf_text(const Round &last, const std::string &final_label) const {
+std::string Tuner::edf_text(double estimated, const std::string &estimated_from,
+                            const std::string &final_label) const {
   std::string text = "# Written by idb tune: the selection it arrived at, and its rounds.\n";
   text += "[PREAMBLE]\n";
   text += "Experiment   idb tune of " + program_ + "\n";
@@ -447,8 +471,8 @@ std::string Tuner::edf_text(const Round &last, const std::string &final_label) c
   text += "Without probes the run took " + fixed(bare_, 3) + " s, with the final selection " +
           fixed(tuned_, 3) +
           " s (built and run one after the other at the end): " + percent(measured()) +
-          " measured; the probes' cost estimated at " + percent(last.estimated) + " (" +
-          last.label + ").\n";
+          " measured; the probes' cost estimated at " + percent(estimated) + " (" + estimated_from +
+          ").\n";
   text += "[AUTOINST]\n" + selection_text();
   text += "[DBLIST]\n";
   for (const Round &r : rounds_)
@@ -483,6 +507,84 @@ std::optional<profile::Profile> Tuner::store_run(const std::string &stage,
   }
   if (program_.empty()) program_ = found.profile->get("program", "?");
   return std::move(found.profile);
+}
+
+std::optional<Tuner::Measurement>
+Tuner::measure(const std::string &stage, const std::string &selection, const std::string &what) {
+  Measurement m;
+  std::string bare_folder = work_ + "/" + log_name(stage) + "-bare";
+  m.folder = work_ + "/" + log_name(stage) + "-tuned";
+  std::string candidates_file = work_ + "/" + log_name(stage) + ".candidates";
+  fs::create_directories(bare_folder);
+  fs::create_directories(m.folder);
+  if (!build(stage, "without probes", {{"IDB_INSTRUMENT", "0"}})) return std::nullopt;
+  std::optional<double> bare = run_once(stage, bare_folder);
+  if (!bare) return std::nullopt;
+  std::error_code ignored;
+  fs::remove(candidates_file, ignored); // the wrappers append
+  if (!build(stage, what, {{"IDB_SELECTION_FILE", selection}, {"IDB_CANDIDATES", candidates_file}}))
+    return std::nullopt;
+  std::optional<double> tuned = run_once(stage, m.folder);
+  if (!tuned) return std::nullopt;
+  m.bare = *bare;
+  m.tuned = *tuned;
+  std::string text;
+  files::read_input_file(candidates_file, kMaxLog, text);
+  analysis::CandidatesResult parsed = analysis::parse_candidates(text, candidates_file);
+  if (!parsed.error.empty()) {
+    std::cerr << "idb tune: " << parsed.error << '\n';
+    failed_ = 1;
+    return std::nullopt;
+  }
+  m.candidates = std::move(parsed.candidates);
+  return m;
+}
+
+// Tries the selection without the most frequent probe of `m`'s run (analysis::
+// presence_suspect): prunes it when the measured slow-down falls by at least half its
+// excess over the target, else puts it back and sets `rebuild` (the tree holds the try).
+// The try's measurement, or nullopt when there is no suspect (failed_ 0) or a command
+// failed (failed_ set, reported).
+std::optional<Tuner::Measurement> Tuner::try_presence(Measurement &m, std::set<std::int32_t> &tried,
+                                                      int attempt, bool &rebuild) {
+  double target = a_.target_percent / 100;
+  Collected found = collect(m.folder, "idb tune");
+  if (!found.profile) return std::nullopt; // reported; failed_ stays set
+  analysis::Score score = analysis::score(*found.profile, target);
+  std::optional<analysis::TuneChange> suspect =
+      analysis::presence_suspect(score, m.candidates, tried);
+  if (!suspect) {
+    failed_ = 0;
+    return std::nullopt;
+  }
+  tried.insert(suspect->probe);
+  std::string stage = "presence " + std::to_string(attempt);
+  std::cout << stage << ": measured " << percent(m.slowdown()) << ", over the target of "
+            << percent(target) << "; trying without " << suspect->label << " (" << suspect->why
+            << ")\n";
+  pruned_.push_back({suspect->probe, "exclude all id=" + std::to_string(suspect->probe)});
+  std::string selection = work_ + "/" + log_name(stage) + ".sel";
+  if (std::string e = write_output_file(selection, selection_text()); !e.empty()) {
+    std::cerr << "idb tune: " << e << '\n';
+    failed_ = 1;
+    return std::nullopt;
+  }
+  std::optional<Measurement> next = measure(stage, selection, "without it");
+  if (!next) return std::nullopt;
+  bool keep_out = next->slowdown() <= m.slowdown() - (m.slowdown() - target) / 2;
+  std::cout << stage << ": " << percent(m.slowdown()) << " with it, " << percent(next->slowdown())
+            << " without: "
+            << (keep_out ? "pruned" : "kept (the slow-down did not fall by half its excess)")
+            << '\n';
+  if (keep_out) {
+    pruned_.back().text += "  # measured " + percent(m.slowdown()) + " with it, " +
+                           percent(next->slowdown()) + " without, " + suspect->label + ": " +
+                           suspect->why;
+  } else {
+    pruned_.pop_back();
+    rebuild = true;
+  }
+  return next;
 }
 
 int Tuner::run(store::Database &db, const std::string &prefix) {
@@ -601,48 +703,84 @@ int Tuner::run(store::Database &db, const std::string &prefix) {
     return stop(1);
   }
   std::cout << '\n';
-  std::string bare_folder = work_ + "/measure-bare", tuned_folder = work_ + "/measure-tuned";
-  fs::create_directories(bare_folder);
-  fs::create_directories(tuned_folder);
-  if (!build("measure", "without probes", {{"IDB_INSTRUMENT", "0"}})) return stop(failed_);
-  std::optional<double> bare = run_once("measure", bare_folder);
-  if (!bare) return stop(failed_);
-  if (!build("measure", "with the final selection", {{"IDB_SELECTION_FILE", final_selection}}))
-    return stop(failed_);
-  std::optional<double> tuned = run_once("measure", tuned_folder);
-  if (!tuned) return stop(failed_);
+  std::optional<Measurement> m = measure("measure", final_selection, "with the final selection");
+  if (!m) return stop(failed_);
+  // Over the target: the probes' presence may cost what their estimate does not hold. The
+  // most frequent is tried without, and stays out if the measured slow-down falls.
+  std::set<std::int32_t> tried;
+  bool rebuild = false;
+  double target = a_.target_percent / 100;
+  std::size_t presence_pruned = 0;
+  for (int attempt = 1; attempt <= kPresenceTries && m->slowdown() > target && !rebuild;
+       ++attempt) {
+    std::size_t before = pruned_.size();
+    std::optional<Measurement> next = try_presence(*m, tried, attempt, rebuild);
+    if (!next) {
+      if (failed_) return stop(failed_);
+      break; // no probe to suspect
+    }
+    if (pruned_.size() > before) {
+      m = std::move(next);
+      ++presence_pruned;
+    }
+  }
+  if (rebuild) { // the last try was put back: the tree is built with the final selection
+    if (std::string e = write_output_file(final_selection, selection_text()); !e.empty()) {
+      std::cerr << "idb tune: " << e << '\n';
+      return stop(1);
+    }
+    std::string candidates_file = work_ + "/rebuild.candidates";
+    if (!build("measure", "with the final selection again",
+               {{"IDB_SELECTION_FILE", final_selection}, {"IDB_CANDIDATES", candidates_file}}))
+      return stop(failed_);
+  }
   std::string final_label = prefix + "-final";
-  if (!store_run("measure", tuned_folder, final_label, *tuned, db)) return stop(1);
-  bare_ = *bare;
-  tuned_ = *tuned;
+  std::optional<profile::Profile> final_run =
+      store_run("measure", m->folder, final_label, m->tuned, db);
+  if (!final_run) return stop(1);
+  bare_ = m->bare;
+  tuned_ = m->tuned;
+  final_probes_ =
+      std::size_t(std::count_if(m->candidates.begin(), m->candidates.end(),
+                                [](const analysis::TuneCandidate &c) { return c.placed(); }));
+  // The estimate of what the final selection costs: the last round's, or the final run's
+  // once a probe was pruned after the rounds.
+  double estimated = last.estimated;
+  std::string estimated_from = last.label;
+  if (presence_pruned) {
+    analysis::Score final_score = analysis::score(*final_run, target);
+    double bare_time = final_score.run_time - final_score.noise;
+    estimated = bare_time > 0 ? final_score.noise / bare_time : 0.0;
+    estimated_from = final_label;
+  }
 
   std::string e = write_output_file(a_.output, selection_text());
-  if (e.empty()) e = write_output_file(a_.edf, edf_text(last, final_label));
+  if (e.empty()) e = write_output_file(a_.edf, edf_text(estimated, estimated_from, final_label));
   if (!e.empty()) {
     std::cerr << "idb tune: " << e << '\n';
     return 1;
   }
-  std::cout << "\nfinal selection: " << last.probes << " probes; measured slow-down "
-            << percent(measured()) << " (" << fixed(*tuned, 3) << " s against " << fixed(*bare, 3)
+  std::cout << "\nfinal selection: " << final_probes_ << " probes; measured slow-down "
+            << percent(measured()) << " (" << fixed(tuned_, 3) << " s against " << fixed(bare_, 3)
             << " s without probes, built and run one after the other"
             << (a_.repeat > 1 ? ", best of " + std::to_string(a_.repeat) : "") << "), estimated "
-            << percent(last.estimated) << " (" << last.label << ")\n";
+            << percent(estimated) << " (" << estimated_from << ")\n";
   if (unmeasured)
     std::cout << "the selection also prunes the " << unmeasured << " probe(s) round " << last.number
               << " found after the last round; the measurement includes them\n";
-  double target = a_.target_percent / 100;
   if (measured() > target)
     std::cout << "note: measured over the target of " << percent(target)
               << ". The probes' own cost is the estimate; the rest is what they change in the "
-                 "code around them (inlining, registers, caches), which pruning by cost cannot "
-                 "see, or the machine's other work (--repeat N takes the best of N runs)\n";
+                 "code around them (inlining, registers, caches) where pruning the most "
+                 "frequent did not remove it, or the machine's other work (--repeat N takes "
+                 "the best of N runs)\n";
   std::cout << "wrote " << a_.output << " and " << a_.edf << " (runs " << prefix << "-1.." << prefix
             << "-" << last.number << " and " << final_label << " in " << db.location() << ")\n";
   // The loop to make dynamic, unless the selection has one already.
-  profile::Profile final_run = store::read_run(db, final_label);
-  bool dynamic = std::any_of(final_run.cfhs.begin(), final_run.cfhs.end(),
+  profile::Profile stored = store::read_run(db, final_label);
+  bool dynamic = std::any_of(stored.cfhs.begin(), stored.cfhs.end(),
                              [](const profile::Cfh &h) { return !h.dynamics.empty(); });
-  std::optional<analysis::TimeStep> step = analysis::time_step_candidate(final_run);
+  std::optional<analysis::TimeStep> step = analysis::time_step_candidate(stored);
   if (step && !dynamic)
     std::cout << "the time step is likely " << step->label << " (id " << step->probe << ", "
               << percent(step->share) << " of the run): 'include loop id=" << step->probe

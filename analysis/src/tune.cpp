@@ -274,4 +274,21 @@ TuneStep tune_step(const Score &score, const std::vector<TuneCandidate> &candida
   return step;
 }
 
+std::optional<TuneChange> presence_suspect(const Score &score,
+                                           const std::vector<TuneCandidate> &candidates,
+                                           const std::set<std::int32_t> &tried) {
+  Index index(candidates);
+  const ProbeScore *best = nullptr;
+  for (const ProbeScore &p : score.probes) { // by noise, largest first: ties keep the costlier
+    const TuneCandidate *c = index.find(p.probe);
+    if (!c || !c->placed() || is_main(c) || tried.count(p.probe)) continue;
+    if (p.activations < kPresenceActivations) continue;
+    if (!best || p.activations > best->activations) best = &p;
+  }
+  if (!best) return std::nullopt;
+  return TuneChange{best->probe, index.find(best->probe)->kind, best->label,
+                    std::to_string(best->activations) + " activations, estimated at " +
+                        percent(best->run_share) + " of the run"};
+}
+
 } // namespace idb::analysis

@@ -175,6 +175,33 @@ TEST(Tune, RareProbesStayWhateverTheirShareAndTheSumIsKeptUnderTheTarget) {
   EXPECT_EQ(6u, s.prune.size()) << "8% down to 2%: six of the 1% loops";
 }
 
+TEST(Tune, PresenceSuspectIsTheMostFrequentPlacedProbeNotYetTried) {
+  // kern runs most often; step less; rare under kPresenceActivations; gone was not placed
+  // in the build that ran (a stale id), main never.
+  std::string tree = "main 1 1.0\n"
+                     "main;step 20000 0.98 0.0004\n"
+                     "main;step;kern 50000 0.5 0.001\n"
+                     "main;step;rare 5000 0.01 0.0001\n"
+                     "main;step;gone 90000 0.1 0.002\n";
+  std::string cands = line(1, "PROC", "placed", "main") + line(2, "PROC", "placed", "step") +
+                      line(40, "PROC", "placed", "kern") + line(41, "PROC", "placed", "rare") +
+                      line(42, "PROC", "-", "gone");
+  std::map<std::string, std::int32_t> ids = {
+      {"main", 1}, {"step", 2}, {"kern", 40}, {"rare", 41}, {"gone", 42}};
+  analysis::Score score = analysis::score(renumbered(tree, ids), 0.03);
+  std::vector<TuneCandidate> built = candidates(cands);
+  std::optional<TuneChange> first = analysis::presence_suspect(score, built, {});
+  ASSERT_TRUE(first);
+  EXPECT_EQ(40, first->probe);
+  EXPECT_EQ("PROC", first->kind);
+  EXPECT_EQ("50000 activations, estimated at 0.1% of the run", first->why);
+  std::optional<TuneChange> second = analysis::presence_suspect(score, built, {40});
+  ASSERT_TRUE(second);
+  EXPECT_EQ(2, second->probe);
+  EXPECT_FALSE(analysis::presence_suspect(score, built, {40, 2}))
+      << "rare runs too seldom, gone is not in the build, main is never tried";
+}
+
 TEST(Tune, CandidatesFileErrorsNameTheLine) {
   analysis::CandidatesResult r = analysis::parse_candidates("1\tPROC\tplaced\n", "c.tsv");
   EXPECT_EQ("c.tsv:1: expected 11 tab-separated fields, found 3", r.error);

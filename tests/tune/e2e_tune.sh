@@ -8,20 +8,9 @@
 # that compiles nothing through the wrappers. Timings are reported, never asserted.
 #   e2e_tune.sh REPO IDB IDB_CC WORK_DIR [EXTRA_FLAGS...]
 set -euo pipefail
-repo=$1 idb=$2 idbcc=$3 work=$4
-shift 4
-flags="-O2 $*"
+source "$(dirname "$0")/tune_lib.sh"
+tune_setup "$@"
 src=$repo/tests/tune/tune_case.c
-rm -rf "$work"
-mkdir -p "$work"
-cd "$work"
-unset IDB_SELECTION IDB_SELECTION_FILE IDB_EDF IDB_THROTTLE
-export TMPDIR=$work
-
-fail() {
-  echo "FAIL: $*"
-  exit 1
-}
 # expect_failure NAME STATUS PATTERN... -- ARGS: idb tune ARGS exits with STATUS and prints
 # every PATTERN (grep -E).
 expect_failure() {

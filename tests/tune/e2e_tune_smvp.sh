@@ -5,16 +5,9 @@
 # the program computes without probes. Timings are reported, never asserted.
 #   e2e_tune_smvp.sh REPO IDB IDB_CC WORK_DIR
 set -euo pipefail
-repo=$1 idb=$2 idbcc=$3 work=$4
-rm -rf "$work"
-mkdir -p "$work"
-cd "$work"
-unset IDB_SELECTION IDB_SELECTION_FILE IDB_EDF IDB_THROTTLE
-export TMPDIR=$work OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-fail() {
-  echo "FAIL: $*"
-  exit 1
-}
+source "$(dirname "$0")/tune_lib.sh"
+tune_setup "$@"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 make=(make -B -s -f "$repo/examples/smvp/Makefile")
 "$idb" tune --build "${make[*]} CC='$idbcc mpicc'" --run "./smvp 300 300 200" -n 2 \
   --mpirun-arg --oversubscribe --db tune.db --output smvp.sel >tune.out 2>&1 ||

@@ -83,4 +83,17 @@ constexpr int kSubstantial = 8;
 TuneStep tune_step(const Score &score, const std::vector<TuneCandidate> &candidates,
                    const TuneState &state, const TuneOptions &options);
 
+// The probe to try without when a build measures slower than the target although its
+// probes' cost is estimated under it. The difference is what probes change in the code
+// around them (a function no longer inlined, values kept in memory across the calls, fewer
+// memory reads in flight), which no estimate from the profile sees and which grows with how
+// often a probe runs. So the suspect is the probe with the most activations (then the
+// larger noise) among those placed in the build, activated at least kPresenceActivations
+// times, not main's PROC and not in `tried`. Its `why` gives the activations and the
+// estimate. nullopt when there is none.
+constexpr std::uint64_t kPresenceActivations = 10000;
+std::optional<TuneChange> presence_suspect(const Score &score,
+                                           const std::vector<TuneCandidate> &candidates,
+                                           const std::set<std::int32_t> &tried);
+
 } // namespace idb::analysis
