@@ -717,7 +717,11 @@ int Tuner::run(store::Database &db, const std::string &prefix) {
     std::optional<Measurement> next = try_presence(*m, tried, attempt, rebuild);
     if (!next) {
       if (failed_) return stop(failed_);
-      break; // no probe to suspect
+      if (attempt == 1) // nothing was tried at all
+        std::cout << "presence: measured " << percent(m->slowdown()) << ", over the target of "
+                  << percent(target) << ", but no probe left to try without ran "
+                  << analysis::kPresenceActivations << " times or more\n";
+      break;
     }
     if (pruned_.size() > before) {
       m = std::move(next);
@@ -771,9 +775,9 @@ int Tuner::run(store::Database &db, const std::string &prefix) {
   if (measured() > target)
     std::cout << "note: measured over the target of " << percent(target)
               << ". The probes' own cost is the estimate; the rest is what they change in the "
-                 "code around them (inlining, registers, caches) where pruning the most "
-                 "frequent did not remove it, or the machine's other work (--repeat N takes "
-                 "the best of N runs)\n";
+                 "code around them (inlining, registers, caches), or what any instrumented "
+                 "build costs (the runtime's start and finalize), or the machine's other work "
+                 "(--repeat N takes the best of N runs)\n";
   std::cout << "wrote " << a_.output << " and " << a_.edf << " (runs " << prefix << "-1.." << prefix
             << "-" << last.number << " and " << final_label << " in " << db.location() << ")\n";
   // The loop to make dynamic, unless the selection has one already.

@@ -6,7 +6,8 @@
 # is built with the final selection again. The build command stands in for a presence cost
 # no estimate holds: while update's PROC is in the build (the wrappers' IDB_CANDIDATES
 # says so), the run command sleeps a second after the program, which itself takes tens of
-# milliseconds. So the decisions do not depend on the machine's speed.
+# milliseconds. So the decisions do not depend on the machine's speed. Last, a run where no
+# probe runs often enough to suspect.
 #   e2e_tune_presence.sh REPO IDB IDB_CC WORK_DIR [EXTRA_FLAGS...]
 set -euo pipefail
 source "$(dirname "$0")/tune_lib.sh"
@@ -56,4 +57,11 @@ grep -q '^measure: building with the final selection again... done$' back.out ||
 grep -Eq '^note: measured over the target of 3\.0%' back.out || fail "no note"
 grep -Eq '^final selection: [0-9]+ probes; .*, estimated [0-9.]+% \(back-[0-9]+\)$' back.out ||
   fail "the estimate is not the last round's"
+# With update called 9,000 times no probe runs often enough to suspect: tune says so and
+# tries nothing.
+"$idb" tune --build "$(slow_while PROC main)" --run "${run/5000/3000}" --db tune.db --label none \
+  --output none.sel >none.out 2>&1 || { cat none.out; fail "idb tune (no suspect)"; }
+grep -Eq '^presence: measured [0-9.]+%, over the target of 3\.0%, but no probe left to try without ran 10000 times or more$' none.out ||
+  { cat none.out; fail "no word that nothing was tried"; }
+! grep -q '^presence 1' none.out || fail "a probe was tried"
 echo "PASS"
