@@ -285,8 +285,7 @@ private:
 
   int failed_ = 1;              // the exit status of the command that failed
   double bare_ = 0, tuned_ = 0; // the final measurement: s without probes, with the selection
-  std::size_t final_probes_ = 0;
-  std::string program_; // the program's name, from its first profile
+  std::string program_;         // the program's name, from its first profile
 
   // The program built and run without probes, then with a selection, one after the other.
   struct Measurement {
@@ -299,8 +298,10 @@ private:
   double measured() const { return tuned_ / bare_ - 1; }
   std::optional<Measurement> measure(const std::string &stage, const std::string &selection,
                                      const std::string &what);
-  std::optional<Measurement> try_presence(Measurement &m, std::set<std::int32_t> &tried,
-                                          int attempt, bool &rebuild);
+  // What a presence try came to: no probe to try, the probe left out (the measurement
+  // replaced by the try's), the probe put back, or a command that failed (reported).
+  enum class Presence { none, pruned, put_back, failed };
+  Presence try_presence(Measurement &m, std::set<std::int32_t> &tried, int attempt);
   double against_round_0(const Round &r) const { return r.wall / rounds_[0].wall - 1; }
   std::string selection_text() const;
   bool build(const std::string &stage, const std::string &what, const Environment &env);
@@ -350,6 +351,19 @@ int Tuner::stop(int status) const {
   }
   std::cerr << "idb tune: stopped; no file written. The rounds' logs are in " << work_ << '\n';
   return 1;
+}
+
+// The candidates the wrappers recorded in `file` (none when nothing was compiled through
+// them); nullopt after reporting a malformed file.
+std::optional<std::vector<analysis::TuneCandidate>> read_candidates(const std::string &file) {
+  std::string text;
+  files::read_input_file(file, kMaxLog, text);
+  analysis::CandidatesResult parsed = analysis::parse_candidates(text, file);
+  if (!parsed.error.empty()) {
+    std::cerr << "idb tune: " << parsed.error << '\n';
+    return std::nullopt;
+  }
+  return std::move(parsed.candidates);
 }
 
 // A stage's name in its log files: "round 3" gives round-3.
@@ -526,37 +540,29 @@ Tuner::measure(const std::string &stage, const std::string &selection, const std
     return std::nullopt;
   std::optional<double> tuned = run_once(stage, m.folder);
   if (!tuned) return std::nullopt;
-  m.bare = *bare;
-  m.tuned = *tuned;
-  std::string text;
-  files::read_input_file(candidates_file, kMaxLog, text);
-  analysis::CandidatesResult parsed = analysis::parse_candidates(text, candidates_file);
-  if (!parsed.error.empty()) {
-    std::cerr << "idb tune: " << parsed.error << '\n';
+  std::optional<std::vector<analysis::TuneCandidate>> candidates = read_candidates(candidates_file);
+  if (!candidates) {
     failed_ = 1;
     return std::nullopt;
   }
-  m.candidates = std::move(parsed.candidates);
+  m.bare = *bare;
+  m.tuned = *tuned;
+  m.candidates = std::move(*candidates);
   return m;
 }
 
 // Tries the selection without the most frequent probe of `m`'s run (analysis::
-// presence_suspect): prunes it when the measured slow-down falls by at least half its
-// excess over the target, else puts it back and sets `rebuild` (the tree holds the try).
-// The try's measurement, or nullopt when there is no suspect (failed_ 0) or a command
-// failed (failed_ set, reported).
-std::optional<Tuner::Measurement> Tuner::try_presence(Measurement &m, std::set<std::int32_t> &tried,
-                                                      int attempt, bool &rebuild) {
+// presence_suspect): leaves it out when the measured slow-down falls by at least half its
+// excess over the target (`m` becomes the try's measurement), else puts it back (the tree
+// then holds the try).
+Tuner::Presence Tuner::try_presence(Measurement &m, std::set<std::int32_t> &tried, int attempt) {
   double target = a_.target_percent / 100;
   Collected found = collect(m.folder, "idb tune");
-  if (!found.profile) return std::nullopt; // reported; failed_ stays set
+  if (!found.profile) return Presence::failed; // reported
   analysis::Score score = analysis::score(*found.profile, target);
   std::optional<analysis::TuneChange> suspect =
       analysis::presence_suspect(score, m.candidates, tried);
-  if (!suspect) {
-    failed_ = 0;
-    return std::nullopt;
-  }
+  if (!suspect) return Presence::none;
   tried.insert(suspect->probe);
   std::string stage = "presence " + std::to_string(attempt);
   std::cout << stage << ": measured " << percent(m.slowdown()) << ", over the target of "
@@ -567,24 +573,24 @@ std::optional<Tuner::Measurement> Tuner::try_presence(Measurement &m, std::set<s
   if (std::string e = write_output_file(selection, selection_text()); !e.empty()) {
     std::cerr << "idb tune: " << e << '\n';
     failed_ = 1;
-    return std::nullopt;
+    return Presence::failed;
   }
   std::optional<Measurement> next = measure(stage, selection, "without it");
-  if (!next) return std::nullopt;
-  bool keep_out = next->slowdown() <= m.slowdown() - (m.slowdown() - target) / 2;
+  if (!next) return Presence::failed;
+  bool leave_out = next->slowdown() <= m.slowdown() - (m.slowdown() - target) / 2;
   std::cout << stage << ": " << percent(m.slowdown()) << " with it, " << percent(next->slowdown())
             << " without: "
-            << (keep_out ? "pruned" : "kept (the slow-down did not fall by half its excess)")
+            << (leave_out ? "pruned" : "kept (the slow-down did not fall by half its excess)")
             << '\n';
-  if (keep_out) {
-    pruned_.back().text += "  # measured " + percent(m.slowdown()) + " with it, " +
-                           percent(next->slowdown()) + " without, " + suspect->label + ": " +
-                           suspect->why;
-  } else {
+  if (!leave_out) {
     pruned_.pop_back();
-    rebuild = true;
+    return Presence::put_back;
   }
-  return next;
+  pruned_.back().text += "  # measured " + percent(m.slowdown()) + " with it, " +
+                         percent(next->slowdown()) + " without, " + suspect->label + ": " +
+                         suspect->why;
+  m = std::move(*next);
+  return Presence::pruned;
 }
 
 int Tuner::run(store::Database &db, const std::string &prefix) {
@@ -611,16 +617,11 @@ int Tuner::run(store::Database &db, const std::string &prefix) {
                    std::to_string(pruned_.size()) + " pruned",
                env))
       return stop(failed_);
-    std::string text;
     // None when the build compiled nothing through the wrappers (reported below).
-    files::read_input_file(candidates_file, kMaxLog, text);
-    analysis::CandidatesResult parsed = analysis::parse_candidates(text, candidates_file);
-    if (!parsed.error.empty()) {
-      std::cerr << "idb tune: " << parsed.error << '\n';
-      return stop(1);
-    }
+    std::optional<std::vector<analysis::TuneCandidate>> built = read_candidates(candidates_file);
+    if (!built) return stop(1);
     std::set<std::string> files;
-    for (const analysis::TuneCandidate &c : parsed.candidates)
+    for (const analysis::TuneCandidate &c : *built)
       files.insert(c.file);
     if (files.empty() || files.size() < sources) {
       std::cerr << "idb tune: round " << k << ": the build compiled "
@@ -635,7 +636,7 @@ int Tuner::run(store::Database &db, const std::string &prefix) {
     sources = files.size();
     // What was grown and could not be placed is not tried again.
     std::size_t probes = 0;
-    for (const analysis::TuneCandidate &c : parsed.candidates) {
+    for (const analysis::TuneCandidate &c : *built) {
       probes += c.placed();
       if (!c.placed() && state_.grown.count(c.id)) state_.failed.insert(c.id);
     }
@@ -654,7 +655,7 @@ int Tuner::run(store::Database &db, const std::string &prefix) {
     if (!run) return stop(1);
     analysis::TuneOptions opt{a_.target_percent / 100, a_.grow_percent / 100};
     analysis::Score score = analysis::score(*run, opt.target);
-    analysis::TuneStep step = analysis::tune_step(score, parsed.candidates, state_, opt);
+    analysis::TuneStep step = analysis::tune_step(score, *built, state_, opt);
     // From the last round on, only prunes: the round after it measures them.
     if (k >= a_.rounds) step.grow.clear();
     r.estimated = step.estimated;
@@ -708,27 +709,21 @@ int Tuner::run(store::Database &db, const std::string &prefix) {
   // Over the target: the probes' presence may cost what their estimate does not hold. The
   // most frequent is tried without, and stays out if the measured slow-down falls.
   std::set<std::int32_t> tried;
-  bool rebuild = false;
   double target = a_.target_percent / 100;
   std::size_t presence_pruned = 0;
-  for (int attempt = 1; attempt <= kPresenceTries && m->slowdown() > target && !rebuild;
-       ++attempt) {
-    std::size_t before = pruned_.size();
-    std::optional<Measurement> next = try_presence(*m, tried, attempt, rebuild);
-    if (!next) {
-      if (failed_) return stop(failed_);
-      if (attempt == 1) // nothing was tried at all
-        std::cout << "presence: measured " << percent(m->slowdown()) << ", over the target of "
-                  << percent(target) << ", but no probe left to try without ran "
-                  << analysis::kPresenceActivations << " times or more\n";
-      break;
-    }
-    if (pruned_.size() > before) {
-      m = std::move(next);
-      ++presence_pruned;
-    }
+  Presence outcome = Presence::none;
+  for (int attempt = 1; attempt <= kPresenceTries && m->slowdown() > target; ++attempt) {
+    outcome = try_presence(*m, tried, attempt);
+    if (outcome == Presence::failed) return stop(failed_);
+    if (outcome == Presence::none && attempt == 1) // nothing was tried at all
+      std::cout << "presence: measured " << percent(m->slowdown()) << ", over the target of "
+                << percent(target) << ", but no probe left to try without ran "
+                << analysis::kPresenceActivations << " times or more\n";
+    if (outcome != Presence::pruned) break;
+    ++presence_pruned;
   }
-  if (rebuild) { // the last try was put back: the tree is built with the final selection
+  if (outcome ==
+      Presence::put_back) { // the last try was put back: the tree is built with the final selection
     if (std::string e = write_output_file(final_selection, selection_text()); !e.empty()) {
       std::cerr << "idb tune: " << e << '\n';
       return stop(1);
@@ -744,17 +739,14 @@ int Tuner::run(store::Database &db, const std::string &prefix) {
   if (!final_run) return stop(1);
   bare_ = m->bare;
   tuned_ = m->tuned;
-  final_probes_ =
-      std::size_t(std::count_if(m->candidates.begin(), m->candidates.end(),
-                                [](const analysis::TuneCandidate &c) { return c.placed(); }));
+  auto probes = std::count_if(m->candidates.begin(), m->candidates.end(),
+                              [](const analysis::TuneCandidate &c) { return c.placed(); });
   // The estimate of what the final selection costs: the last round's, or the final run's
   // once a probe was pruned after the rounds.
   double estimated = last.estimated;
   std::string estimated_from = last.label;
   if (presence_pruned) {
-    analysis::Score final_score = analysis::score(*final_run, target);
-    double bare_time = final_score.run_time - final_score.noise;
-    estimated = bare_time > 0 ? final_score.noise / bare_time : 0.0;
+    estimated = analysis::score(*final_run, target).dilation;
     estimated_from = final_label;
   }
 
@@ -764,7 +756,7 @@ int Tuner::run(store::Database &db, const std::string &prefix) {
     std::cerr << "idb tune: " << e << '\n';
     return 1;
   }
-  std::cout << "\nfinal selection: " << final_probes_ << " probes; measured slow-down "
+  std::cout << "\nfinal selection: " << probes << " probes; measured slow-down "
             << percent(measured()) << " (" << fixed(tuned_, 3) << " s against " << fixed(bare_, 3)
             << " s without probes, built and run one after the other"
             << (a_.repeat > 1 ? ", best of " + std::to_string(a_.repeat) : "") << "), estimated "

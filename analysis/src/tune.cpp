@@ -196,7 +196,7 @@ TuneStep tune_step(const Score &score, const std::vector<TuneCandidate> &candida
   Index index(candidates);
   TuneStep step;
   double bare = score.run_time - score.noise;
-  step.estimated = bare > 0 ? score.noise / bare : 0.0;
+  step.estimated = score.dilation;
 
   // Prune what costs more than the target of its own time, and what the runtime throttled.
   std::set<std::int32_t> pruning;

@@ -7,7 +7,7 @@
 # no estimate holds: while update's PROC is in the build (the wrappers' IDB_CANDIDATES
 # says so), the run command sleeps a second after the program, which itself takes tens of
 # milliseconds. So the decisions do not depend on the machine's speed. Last, a run where no
-# probe runs often enough to suspect.
+# probe runs often enough to suspect, and one whose presence try cannot be built.
 #   e2e_tune_presence.sh REPO IDB IDB_CC WORK_DIR [EXTRA_FLAGS...]
 set -euo pipefail
 source "$(dirname "$0")/tune_lib.sh"
@@ -64,4 +64,16 @@ grep -Eq '^final selection: [0-9]+ probes; .*, estimated [0-9.]+% \(back-[0-9]+\
 grep -Eq '^presence: measured [0-9.]+%, over the target of 3\.0%, but no probe left to try without ran 10000 times or more$' none.out ||
   { cat none.out; fail "no word that nothing was tried"; }
 ! grep -q '^presence 1' none.out || fail "a probe was tried"
+# A build that fails in a presence try stops tune with its output and the stage it was in;
+# nothing is written.
+broken="$(slow_while PROC update) && { test \"\$IDB_INSTRUMENT\" = 0 || test -e slow || { echo 'cannot build without update'; exit 5; }; }"
+got=0
+"$idb" tune --build "$broken" --run "$run" --db tune.db --label broken --output broken.sel \
+  >broken.out 2>&1 || got=$?
+[[ $got == 1 ]] || { cat broken.out; fail "a failed presence build: exit status $got, not 1"; }
+for p in 'presence 1: the build command failed \(exit status 5\)' 'cannot build without update' \
+  'stopped; no file written'; do
+  grep -Eq -- "$p" broken.out || { cat broken.out; fail "a failed presence build: no '$p'"; }
+done
+[[ ! -e broken.sel && ! -e broken.edf ]] || fail "a failed presence try wrote the files"
 echo "PASS"
