@@ -120,7 +120,8 @@ void report_skipped(const std::vector<FileResult> &results, std::ostream &err) {
     for (const auto &c : r.candidates) {
       if (!c.selected || c.skipped.empty()) continue;
       if (c.skipped.rfind("small function", 0) == 0 || c.skipped.rfind("short loop", 0) == 0 ||
-          c.skipped == "inline function") {
+          c.skipped == "inline function" || c.skipped.rfind("bounded function", 0) == 0 ||
+          c.skipped.rfind("in a bounded function", 0) == 0) {
         ++by_threshold;
         continue;
       }
@@ -129,8 +130,8 @@ void report_skipped(const std::vector<FileResult> &results, std::ostream &err) {
     }
   if (by_threshold > 0)
     err << "idb-instrument: note: " << by_threshold
-        << " small functions or short loops left without probes by the size rule (see 'list'; "
-           "'set min-statements' in the selection)\n";
+        << " small or bounded functions or short loops left without probes by the size rule "
+           "(see 'list'; 'set min-statements' and 'set bounded-weight' in the selection)\n";
 }
 
 int apply(Args &a, std::ostream &err) {

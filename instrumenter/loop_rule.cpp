@@ -63,6 +63,9 @@ public:
     if (!site.candidate.forced && loop.trips >= 0 && loop.weight < sel.min_statements)
       return "short loop (" + std::to_string(loop.trips) + " trips, weight " +
              std::to_string(loop.weight) + " under " + std::to_string(sel.min_statements) + ")";
+    if (!site.candidate.forced && ctx.bounded)
+      return "in a bounded function (weight " + std::to_string(ctx.scan.weight) + " under " +
+             std::to_string(sel.bounded_weight) + ")";
     if (loop.in_expression) return "inside a statement expression";
     if (!loop.body) return "no body";
     if (site.candidate.loop_mode != LoopMode::blackbox) { // white box, or dynamic

@@ -3,7 +3,10 @@
 // still counts f inside the caller. Small functions are skipped by the selection's size
 // rule, because a probe in a tiny body costs more than the body: small by what the whole
 // body holds (FunctionScan's weight, and no open-ended loop), not by the `inline` keyword,
-// which only counts when the selection asks for it (`set skip-inline on`).
+// which only counts when the selection asks for it (`set skip-inline on`). So are
+// functions whose work per call is bounded and under the bounded rule's weight: a
+// per-element helper called from a loop, where a probe measures a near constant and
+// its calls inside the caller's loop body cost more than the helper's own time.
 #include "probe_id.hpp"
 #include "rules.hpp"
 
@@ -46,6 +49,9 @@ public:
     if (!is_main && !site.candidate.forced && small)
       return "small function (weight " + std::to_string(ctx.scan.weight) + " under " +
              std::to_string(sel.min_statements) + ", no loop)";
+    if (!site.candidate.forced && ctx.bounded)
+      return "bounded function (weight " + std::to_string(ctx.scan.weight) + " under " +
+             std::to_string(sel.bounded_weight) + ", no loop, calls only bounded code)";
     auto *body = dyn_cast<CompoundStmt>(fd.getBody());
     if (!body) return "function-try-block body";
     return open_after_brace(ctx, *body, site.candidate, kRankProc, edits);

@@ -28,6 +28,9 @@ struct FunctionContext {
   std::string name;                  // qualified name
   std::string signature;             // name and type: the ID's function part
   FunctionScan scan;
+  // Its work per call is bounded (BoundedWork) and it weighs under the selection's
+  // bounded-weight: the bounded rule's PROC and LOOP skip, unless an `id=` rule forces one.
+  bool bounded = false;
   bool cxx = false;
   std::string no_probes; // why no probe may go in this function at all ("" if any may)
 };

@@ -17,6 +17,7 @@ const char *const kDefault = "# IDB default selection\n"
                              "include loop depth=1 mode=blackbox\n"
                              "include comm\n"
                              "set min-statements 8\n"
+                             "set bounded-weight 128\n"
                              "set skip-inline off\n";
 
 struct Word {
@@ -125,12 +126,15 @@ std::string parse_setting(const std::vector<Word> &words, Selection &sel) {
   if (name == "min-statements") {
     if (!parse_int(value, n)) return "min-statements needs a number, got '" + value + "'";
     sel.min_statements = static_cast<unsigned>(n);
+  } else if (name == "bounded-weight") {
+    if (!parse_int(value, n)) return "bounded-weight needs a number, got '" + value + "'";
+    sel.bounded_weight = static_cast<unsigned>(n);
   } else if (name == "skip-inline") {
     if (!parse_switch(value, sel.skip_inline)) return "skip-inline needs on or off";
   } else if (name == "comm") {
     if (!parse_switch(value, sel.comm)) return "comm needs on or off";
   } else {
-    return "unknown setting '" + name + "' (min-statements, skip-inline, comm)";
+    return "unknown setting '" + name + "' (min-statements, bounded-weight, skip-inline, comm)";
   }
   return "";
 }

@@ -29,6 +29,9 @@ struct Selection {
   // PROC and LOOP: skip loop-free functions and short loops weighing less (FunctionScan's
   // weight: statements and calls through the whole body); main is never skipped.
   unsigned min_statements = 8;
+  // PROC and LOOP: skip functions whose work per call is bounded (BoundedWork: no open-ended
+  // loop, calls only bounded code) weighing less, and their loops; 0 turns the rule off.
+  unsigned bounded_weight = 128;
   bool skip_inline = false; // PROC: also skip every function declared inline or defined in a class
   bool comm = true;         // COMM probes at all
 };
@@ -43,7 +46,7 @@ SelectionResult parse_selection(const std::string &text, const std::string &name
 
 // The default: every function definition of the user's files, outermost loops as black
 // boxes, MPI calls as COMM, no CALL probes; loop-free functions and short loops weighing
-// under 8 skipped.
+// under 8 skipped, and so are bounded functions weighing under 128.
 const char *default_selection_text();
 Selection default_selection();
 

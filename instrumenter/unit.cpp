@@ -1,6 +1,7 @@
 // The translation-unit pass behind instrument_unit.
 #include "unit.hpp"
 
+#include "bounded_work.hpp"
 #include "manifest.hpp"
 #include "rules.hpp"
 
@@ -109,6 +110,7 @@ private:
 
   ASTContext &ast_;
   const Selection &sel_;
+  BoundedWork bounded_{ast_};
   bool apply_;
   bool keep_columns_;
   const HeaderOptions &headers_;
@@ -163,6 +165,8 @@ private:
     ctx.signature = fd.getQualifiedNameAsString() + " " + fd.getType().getAsString();
     ctx.name = readable_name(fd);
     ctx.scan = scan_function(fd);
+    ctx.bounded = !fd.isMain() && ctx.scan.long_loops == 0 &&
+                  ctx.scan.weight < sel_.bounded_weight && bounded_.bounded(fd);
     ctx.cxx = ast_.getLangOpts().CPlusPlus;
     ctx.no_probes = no_probes_reason(fd, ctx.cxx);
     std::vector<std::pair<const ProbeRule *, Site>> sites;

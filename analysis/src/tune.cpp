@@ -127,13 +127,16 @@ bool is_main(const TuneCandidate *c) {
 // Whether a candidate may be grown at all: not tried and given up, not COMM (the default
 // has every MPI call; `set comm off` is the user's word).
 // Whether an include rule naming the candidate's ID can place it: it was not selected, or
-// only the size rule left it out (an ID rule skips that rule; docs/instrumenter.md). A
+// only the size rule or the bounded rule left it out (an ID rule skips them;
+// docs/instrumenter.md). A
 // candidate skipped for any other reason (a constexpr function, a header that cannot be
 // replaced by its instrumented copy, ...) cannot hold a probe.
 bool placeable(const TuneCandidate &c) {
   const std::string &s = c.status;
   return s == "-" || s.rfind("skipped: small function", 0) == 0 ||
-         s.rfind("skipped: short loop", 0) == 0 || s == "skipped: inline function";
+         s.rfind("skipped: short loop", 0) == 0 || s == "skipped: inline function" ||
+         s.rfind("skipped: bounded function", 0) == 0 ||
+         s.rfind("skipped: in a bounded function", 0) == 0;
 }
 
 bool growable(const TuneCandidate &c, const TuneState &state) {

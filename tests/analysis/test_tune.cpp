@@ -59,7 +59,11 @@ std::string run_candidates() {
          line(16, "CALL", "-", "step", "accessor", 4, "2") +
          line(17, "PROC", "skipped: small function", "accessor", "", 0, "2") +
          // And outside it, a call to a function of the sources with a loop, excluded so far.
-         line(18, "CALL", "-", "step", "solve") + line(19, "PROC", "-", "solve", "", 0, "loop");
+         line(18, "CALL", "-", "step", "solve") + line(19, "PROC", "-", "solve", "", 0, "loop") +
+         // And a per-element function of the sources that the bounded rule left out.
+         line(20, "CALL", "-", "step", "element") +
+         line(21, "PROC", "skipped: bounded function (weight 40 under 128)", "element", "", 0,
+              "40");
 }
 
 // A run of `tree` whose probes have the IDs `ids` gives their labels (build_cfh numbers
@@ -108,6 +112,8 @@ TEST(Tune, PrunesTheThrottledHelperAndGrowsIntoTheHotFunction) {
   EXPECT_FALSE(has(s.grow, 9)) << "not its PROC, which would fire at every call site";
   EXPECT_TRUE(has(s.grow, 19)) << "the PROC of a callee that holds a loop";
   EXPECT_FALSE(has(s.grow, 18)) << "not a CALL as well";
+  EXPECT_TRUE(has(s.grow, 21)) << "the PROC the bounded rule left out: an ID rule places it";
+  EXPECT_FALSE(has(s.grow, 20));
   EXPECT_TRUE(has(s.grow, 11));
   EXPECT_FALSE(has(s.grow, 12));
   // Loop 4 holds 0.3 s of its own (digits' untimed time): its inner loop 7 grows, and the

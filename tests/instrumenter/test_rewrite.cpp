@@ -147,7 +147,8 @@ static inline void nest(double *a, int n) { <PROC nest(...) [t.c:4]> { <LOOP for
 static double dot3(const double *a) { double s = 0; for (int d = 0; d < 3; ++d) s += a[d]; return s; }
 int main(void) { <PROC main(...) [t.c:6]> return 0; }
 )";
-  EXPECT_EQ(expected, instrument(input, "default"));
+  // eight's work is bounded too: the bounded rule, lifted here, is tested below.
+  EXPECT_EQ(expected, instrument(input, "default\nset bounded-weight 0\n"));
   // The inline keyword decides only when the selection asks for it; min-statements 0
   // lifts the size rule.
   const char *skip_inline =
@@ -159,7 +160,54 @@ static int one(void) { return 1; }
 static int one(void) { <PROC one(...) [t.c:2]> return 1; }
 )";
   EXPECT_EQ(inline_skipped,
-            instrument(skip_inline, "default\nset skip-inline on\nset min-statements 0\n"));
+            instrument(skip_inline, "default\nset skip-inline on\nset min-statements 0\n"
+                                    "set bounded-weight 0\n"));
+}
+
+TEST(Rewrite, BoundedFunctionsAndTheirLoopsGetNoProbesUnderTheirWeight) {
+  // Each weighs 8 or more. face calls only a math builtin and elem only face, in a short
+  // loop: bounded. The others are not: a library call, a call through a pointer,
+  // recursion, a jump back.
+  const char *input = R"(double sqrt(double);
+int printf(const char *, ...);
+static double face(double a, double b) { double s = a + b; double t = b - a; s *= t; t *= s; s += t; t -= s; return sqrt(s * s + t); }
+static double elem(const double *p) { double r = 0; for (int i = 0; i < 4; ++i) r += face(p[i], p[i + 1]); return r; }
+static double said(double s) { s += 1; s *= 2; s -= 3; s += 4; s *= 5; s -= 6; printf("%g", s); return s; }
+static double (*hook)(double);
+static double through(double s) { s += 1; s *= 2; s -= 3; s += 4; s *= 5; s -= 6; return hook(s); }
+static int down(int n) { int s = n + 1; s *= 2; s -= 3; s += 4; s *= 5; s -= 6; return n > 0 ? s + down(n - 1) : s; }
+static int again(int n) { int s = 0; back: s += n; s *= 2; s -= 1; s += 3; if (--n > 0) goto back; return s; }
+)";
+  std::string bounded_out = instrument(input, "default");
+  EXPECT_NE(std::string::npos, bounded_out.find("face(double a, double b) { double s"))
+      << bounded_out;
+  EXPECT_NE(std::string::npos, bounded_out.find("elem(const double *p) { double r = 0; for"))
+      << bounded_out;
+  for (const char *kept : {"said", "through", "down", "again"})
+    EXPECT_NE(std::string::npos, bounded_out.find(std::string("<PROC ") + kept + "(...)"))
+        << kept << " is not bounded:\n"
+        << bounded_out;
+  // Its weight: elem (11) reaches 9 and gets its PROC and LOOP back; an `id=` rule forces
+  // one (face's PROC), as idb tune grows.
+  std::string weighed =
+      instrument(input, "default\nset bounded-weight 9\ninclude proc id=1986147723\n");
+  EXPECT_NE(std::string::npos, weighed.find("<PROC elem(...) [t.c:4]> double r = 0; { <LOOP for "))
+      << weighed;
+  EXPECT_NE(std::string::npos, weighed.find("<PROC face(...) [t.c:3]>")) << weighed;
+}
+
+TEST(Rewrite, BoundedWorkSeesThroughMembersButNotVirtualCallsOrAllocation) {
+  const char *input =
+      R"(struct V { double x, y; double dot(const V &o) const { return x * o.x + y * o.y; } };
+struct Shape { virtual double area() const = 0; };
+static double norm2(const V &a) { double s = a.dot(a); s += 1; s *= 2; s -= 3; s += 4; s *= 5; return s; }
+static double areas(const Shape &h) { double s = h.area(); s += 1; s *= 2; s -= 3; s += 4; s *= 5; return s; }
+static double *fresh(int m) { m += 1; m *= 2; m -= 3; m += 4; m *= 5; m -= 6; m += 7; return new double[m]; }
+)";
+  std::string out = instrument(input, "default", "t.cpp");
+  EXPECT_EQ(std::string::npos, out.find("<PROC norm2")) << out;
+  EXPECT_NE(std::string::npos, out.find("<PROC areas")) << out;
+  EXPECT_NE(std::string::npos, out.find("<PROC fresh")) << out;
 }
 
 TEST(Rewrite, ShortLoopsCountAsTheirBodyRepeated) {

@@ -39,6 +39,7 @@ TEST(Selection, DefaultTakesProceduresOutermostLoopsAndMpi) {
   EXPECT_TRUE(chosen(sel, candidate(Kind::Comm, "solve", 0, "MPI_Send")));
   EXPECT_FALSE(chosen(sel, candidate(Kind::Call, "solve", 0, "helper")));
   EXPECT_EQ(8u, sel.min_statements);
+  EXPECT_EQ(128u, sel.bounded_weight);
   EXPECT_FALSE(sel.skip_inline);
 }
 
@@ -101,10 +102,11 @@ TEST(Selection, CommOffWinsOverRules) {
 
 TEST(Selection, SettingsAndComments) {
   auto parsed = parse_selection("  # nothing\n\nset min-statements 0 # all sizes\n"
-                                "set skip-inline off\n",
+                                "set bounded-weight 0\nset skip-inline off\n",
                                 "sel");
   ASSERT_EQ("", parsed.error);
   EXPECT_EQ(0u, parsed.selection.min_statements);
+  EXPECT_EQ(0u, parsed.selection.bounded_weight);
   EXPECT_FALSE(parsed.selection.skip_inline);
   EXPECT_TRUE(parsed.selection.rules.empty());
 }
@@ -122,7 +124,9 @@ TEST(Selection, ErrorsNameLineAndColumn) {
       {"instrument everything", "sel:1:1: unknown directive 'instrument' (include, exclude, "
                                 "set, default)"},
       {"set min-statements many", "sel:1:1: min-statements needs a number, got 'many'"},
-      {"set speed 3", "sel:1:1: unknown setting 'speed' (min-statements, skip-inline, comm)"},
+      {"set bounded-weight -", "sel:1:1: bounded-weight needs a number, got '-'"},
+      {"set speed 3",
+       "sel:1:1: unknown setting 'speed' (min-statements, bounded-weight, skip-inline, comm)"},
       {"exclude", "sel:1:1: 'exclude' needs a kind (proc, loop, call, comm, all)"},
       {"include proc function=", "sel:1:14: empty value for 'function'"},
   };

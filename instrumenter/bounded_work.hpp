@@ -1,0 +1,40 @@
+// Whether a function's work per call is bounded by its text: it holds no open-ended loop,
+// jumps back nowhere, and every call it makes reaches code of the same kind (a definition
+// the translation unit holds, itself bounded, or a math builtin such as sqrt or fabs).
+// Such a function takes a short, fixed time per call: LULESH's AreaFace or a stencil's
+// per-cell helper, called from a loop millions of times. The selection's bounded rule keeps
+// probes out of it (docs/instrumenter.md, "The size rule"). Anything the analysis cannot
+// see through makes a function unbounded: a call through a pointer or a virtual call,
+// `new`, `delete`, `throw`, a library function (MPI, I/O, allocation), recursion, a call
+// chain deeper than kBoundedDepth.
+#pragma once
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Decl.h>
+
+#include <map>
+
+namespace idb::instr {
+
+// How deep a call chain is followed before the analysis gives up (unbounded).
+constexpr int kBoundedDepth = 12;
+
+class BoundedWork {
+public:
+  explicit BoundedWork(const clang::ASTContext &ast) : ast_(ast) {}
+
+  // True when `function`'s work is bounded (see above). Memoised per definition.
+  bool bounded(const clang::FunctionDecl &function);
+
+private:
+  enum class State { Open, Bounded, Unbounded };
+  const clang::ASTContext &ast_;
+  std::map<const clang::FunctionDecl *, State> known_;
+  int depth_ = 0;
+
+  bool function(const clang::FunctionDecl &function);
+  bool callee(const clang::FunctionDecl *callee);
+  bool statement(const clang::Stmt *s);
+};
+
+} // namespace idb::instr
