@@ -41,7 +41,9 @@ bool BoundedWork::callee(const FunctionDecl *callee) {
   if (callee->isNoReturn()) return true;
   if (unsigned id = callee->getBuiltinID())
     return ast_.BuiltinInfo.isConst(id) || ast_.BuiltinInfo.isConstWithoutErrno(id);
-  return bounded(*callee);
+  const FunctionDecl *definition = callee->getDefinition();
+  if (definition && probed_ && probed_(*definition)) return true;
+  return definition && function(*definition);
 }
 
 // The destructor an object of `type` runs at the end of its life, when it does anything.

@@ -7,11 +7,16 @@
 // see through makes a function unbounded: a call through a pointer or a virtual call,
 // `new`, `delete`, `throw`, a library function (MPI, I/O, allocation), recursion, a call
 // chain deeper than kBoundedDepth.
+//
+// Given `probed`, the analysis tells whether a function's *own* work is bounded: a callee
+// that `probed` accepts (a function of the sources with a loop, which holds a probe of its
+// own) counts as bounded, since its time is measured apart.
 #pragma once
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Decl.h>
 
+#include <functional>
 #include <map>
 
 namespace idb::instr {
@@ -21,7 +26,9 @@ constexpr int kBoundedDepth = 12;
 
 class BoundedWork {
 public:
-  explicit BoundedWork(const clang::ASTContext &ast) : ast_(ast) {}
+  using Probed = std::function<bool(const clang::FunctionDecl &)>;
+  explicit BoundedWork(const clang::ASTContext &ast, Probed probed = nullptr)
+      : ast_(ast), probed_(std::move(probed)) {}
 
   // True when `function`'s work is bounded (see above). Memoised per definition.
   bool bounded(const clang::FunctionDecl &function);
@@ -29,6 +36,7 @@ public:
 private:
   enum class State { Open, Bounded, Unbounded };
   const clang::ASTContext &ast_;
+  Probed probed_;
   std::map<const clang::FunctionDecl *, State> known_;
   int depth_ = 0;
 

@@ -119,9 +119,7 @@ void report_skipped(const std::vector<FileResult> &results, std::ostream &err) {
   for (const auto &r : results)
     for (const auto &c : r.candidates) {
       if (!c.selected || c.skipped.empty()) continue;
-      if (c.skipped.rfind("small function", 0) == 0 || c.skipped.rfind("short loop", 0) == 0 ||
-          c.skipped == "inline function" || c.skipped.rfind("bounded function", 0) == 0 ||
-          c.skipped.rfind("in a bounded function", 0) == 0) {
+      if (skipped_by_size_rule(c.skipped)) {
         ++by_threshold;
         continue;
       }

@@ -66,6 +66,9 @@ public:
     if (!site.candidate.forced && ctx.bounded)
       return "in a bounded function (weight " + std::to_string(ctx.scan.weight) + " under " +
              std::to_string(sel.bounded_weight) + ")";
+    if (!site.candidate.forced && ctx.nested_helper)
+      return "in a function called in nested loops (weight " + std::to_string(ctx.scan.weight) +
+             " under " + std::to_string(sel.bounded_weight) + ")";
     if (loop.in_expression) return "inside a statement expression";
     if (!loop.body) return "no body";
     if (site.candidate.loop_mode != LoopMode::blackbox) { // white box, or dynamic

@@ -6,7 +6,8 @@
 // which only counts when the selection asks for it (`set skip-inline on`). So are
 // functions whose work per call is bounded and under the bounded rule's weight: a
 // per-element helper called from a loop, where a probe measures a near constant and
-// its calls inside the caller's loop body cost more than the helper's own time.
+// its calls inside the caller's loop body cost more than the helper's own time; and so
+// are functions of bounded own work called in nested loops (CallNesting).
 #include "probe_id.hpp"
 #include "rules.hpp"
 
@@ -52,6 +53,9 @@ public:
     if (!site.candidate.forced && ctx.bounded)
       return "bounded function (weight " + std::to_string(ctx.scan.weight) + " under " +
              std::to_string(sel.bounded_weight) + ", no loop, calls only bounded code)";
+    if (!site.candidate.forced && ctx.nested_helper)
+      return "called in nested loops (weight " + std::to_string(ctx.scan.weight) + " under " +
+             std::to_string(sel.bounded_weight) + ", no loop, its own work bounded)";
     auto *body = dyn_cast<CompoundStmt>(fd.getBody());
     if (!body) return "function-try-block body";
     return open_after_brace(ctx, *body, site.candidate, kRankProc, edits);

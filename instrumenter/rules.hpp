@@ -31,6 +31,10 @@ struct FunctionContext {
   // Its work per call is bounded (BoundedWork) and it weighs under the selection's
   // bounded-weight: the bounded rule's PROC and LOOP skip, unless an `id=` rule forces one.
   bool bounded = false;
+  // Not bounded, but its own work is (its callees are bounded or hold loops, and probes,
+  // of their own), it weighs under bounded-weight, and it is called in a loop of a
+  // function called in a loop (CallNesting): the bounded rule's second case.
+  bool nested_helper = false;
   bool cxx = false;
   std::string no_probes; // why no probe may go in this function at all ("" if any may)
 };

@@ -231,6 +231,19 @@ const char *default_selection_text() {
   return kDefault;
 }
 
+bool skipped_by_size_rule(const std::string &reason) {
+  static const char *const kReasons[] = {"small function",
+                                         "short loop",
+                                         "inline function",
+                                         "bounded function",
+                                         "in a bounded function",
+                                         "called in nested loops",
+                                         "in a function called in nested loops"};
+  for (const char *r : kReasons)
+    if (reason.rfind(r, 0) == 0) return true;
+  return false;
+}
+
 Selection default_selection() {
   return parse_selection(kDefault, "default").selection;
 }

@@ -50,6 +50,12 @@ SelectionResult parse_selection(const std::string &text, const std::string &name
 const char *default_selection_text();
 Selection default_selection();
 
+// Whether `reason`, a candidate's skip reason as the rules give it, is the size rule's: a
+// small or bounded function, a function called in nested loops, a loop of one of those, a
+// short loop, an inline function under skip-inline. An `id=` include places such a
+// candidate anyway (`idb tune` grows this way).
+bool skipped_by_size_rule(const std::string &reason);
+
 // Sets `selected` and `loop_mode` of a candidate by the last rule that matches it.
 void select(const Selection &selection, Candidate &candidate);
 

@@ -2,6 +2,7 @@
 #include "unit.hpp"
 
 #include "bounded_work.hpp"
+#include "call_nesting.hpp"
 #include "manifest.hpp"
 #include "rules.hpp"
 
@@ -13,6 +14,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 
@@ -111,6 +113,9 @@ private:
   ASTContext &ast_;
   const Selection &sel_;
   BoundedWork bounded_{ast_};
+  // Own work: a callee of the sources with a loop holds its own probe.
+  BoundedWork own_work_{ast_, [this](const FunctionDecl &fd) { return probed_apart(fd); }};
+  std::optional<CallNesting> nesting_; // built when first needed: it walks the whole unit
   bool apply_;
   bool keep_columns_;
   const HeaderOptions &headers_;
@@ -122,6 +127,21 @@ private:
 
   std::string render(const FileState &state) const {
     return state.edits.apply(state.text, keep_columns_ ? &state.path : nullptr);
+  }
+
+  // Whether `fd` holds a probe of its own under the default selection: a function of the
+  // files this unit instruments that holds an open-ended loop (never small).
+  bool probed_apart(const FunctionDecl &fd) const {
+    const SourceManager &sm = ast_.getSourceManager();
+    SourceLocation at = sm.getExpansionLoc(fd.getBeginLoc());
+    if (at.isInvalid() || sm.isInSystemHeader(at)) return false;
+    if (sm.getFileID(at) != sm.getMainFileID() && !headers_.enabled) return false;
+    return scan_function(fd, false).long_loops > 0;
+  }
+
+  int nesting(const FunctionDecl &fd) {
+    if (!nesting_) nesting_.emplace(ast_);
+    return nesting_->nesting(fd);
   }
 
   // The file whose functions `fd` belongs to, when its candidates are wanted: the main
@@ -167,6 +187,9 @@ private:
     ctx.scan = scan_function(fd);
     ctx.bounded = !fd.isMain() && ctx.scan.long_loops == 0 &&
                   ctx.scan.weight < sel_.bounded_weight && bounded_.bounded(fd);
+    ctx.nested_helper = !fd.isMain() && !ctx.bounded && ctx.scan.long_loops == 0 &&
+                        ctx.scan.weight < sel_.bounded_weight && nesting(fd) >= 2 &&
+                        own_work_.bounded(fd);
     ctx.cxx = ast_.getLangOpts().CPlusPlus;
     ctx.no_probes = no_probes_reason(fd, ctx.cxx);
     std::vector<std::pair<const ProbeRule *, Site>> sites;

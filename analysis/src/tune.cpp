@@ -1,5 +1,6 @@
 // One round of the grow/prune loop (tune.hpp).
 #include "idb/analysis/tune.hpp"
+#include "selection.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -133,10 +134,9 @@ bool is_main(const TuneCandidate *c) {
 // replaced by its instrumented copy, ...) cannot hold a probe.
 bool placeable(const TuneCandidate &c) {
   const std::string &s = c.status;
-  return s == "-" || s.rfind("skipped: small function", 0) == 0 ||
-         s.rfind("skipped: short loop", 0) == 0 || s == "skipped: inline function" ||
-         s.rfind("skipped: bounded function", 0) == 0 ||
-         s.rfind("skipped: in a bounded function", 0) == 0;
+  const std::string skipped = "skipped: ";
+  return s == "-" ||
+         (s.rfind(skipped, 0) == 0 && instr::skipped_by_size_rule(s.substr(skipped.size())));
 }
 
 bool growable(const TuneCandidate &c, const TuneState &state) {

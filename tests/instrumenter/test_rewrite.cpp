@@ -196,6 +196,28 @@ static int again(int n) { int s = 0; back: s += n; s *= 2; s -= 1; s += 3; if (-
   EXPECT_NE(std::string::npos, weighed.find("<PROC face(...) [t.c:3]>")) << weighed;
 }
 
+TEST(Rewrite, HelpersCalledInNestedLoopsGetNoProbesWhenTheirOwnWorkIsBounded) {
+  // micro is called in macro's loop, which lookups calls in its loop: nested. Its own work
+  // is bounded: search holds a loop, and a probe of its own. phase is called in one loop
+  // only; noisy in nested loops too, but it prints.
+  const char *input = R"(int printf(const char *, ...);
+static int search(const double *a, int n, double v) { int lo = 0; while (lo < n && a[lo] < v) ++lo; return lo; }
+static double micro(const double *a, int n, double v) { double s = v; s *= 2; s += 1; s *= v; s -= 3; int i = search(a, n, s); return a[i] * s; }
+static double noisy(double v) { double s = v; s *= 2; s += 1; s *= v; s -= 3; s += 4; printf("%g", s); return s; }
+static double macro(const double *a, int n, double v) { double s = 0; for (int k = 0; k < n; ++k) s += micro(a, n, v + k) + noisy(v); return s; }
+static double phase(const double *a, int n, double v) { double s = v; s *= 2; s += 1; s *= v; s -= 3; s += 4; return s + search(a, n, s); }
+double lookups(const double *a, int n) { double s = 0; for (int l = 0; l < n; ++l) s += macro(a, n, l); return s; }
+double run(const double *a, int n) { double s = 0; for (int t = 0; t < n; ++t) s += phase(a, n, t); return s; }
+)";
+  std::string out = instrument(input, "default");
+  EXPECT_EQ(std::string::npos, out.find("<PROC micro")) << out;
+  for (const char *kept : {"search", "noisy", "macro", "phase", "lookups", "run"})
+    EXPECT_NE(std::string::npos, out.find(std::string("<PROC ") + kept + "(...)")) << kept << ":\n"
+                                                                                   << out;
+  EXPECT_NE(std::string::npos,
+            instrument(input, "default\nset bounded-weight 0\n").find("<PROC micro"));
+}
+
 TEST(Rewrite, BoundedWorkSeesThroughMembersButNotVirtualCallsOrAllocation) {
   const char *input =
       R"(struct V { double x, y; double dot(const V &o) const { return x * o.x + y * o.y; } };

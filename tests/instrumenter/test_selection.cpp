@@ -135,3 +135,16 @@ TEST(Selection, ErrorsNameLineAndColumn) {
     EXPECT_EQ(c.error, parsed.error) << c.text;
   }
 }
+
+TEST(Selection, TheSizeRulesReasonsAreToldApartFromOthers) {
+  for (const char *reason :
+       {"small function (weight 4 under 8, no loop)", "short loop (3 trips, weight 4 under 8)",
+        "inline function",
+        "bounded function (weight 43 under 128, no loop, calls only bounded code)",
+        "in a bounded function (weight 43 under 128)",
+        "called in nested loops (weight 36 under 128, no loop, its own work bounded)",
+        "in a function called in nested loops (weight 36 under 128)"})
+    EXPECT_TRUE(skipped_by_size_rule(reason)) << reason;
+  for (const char *reason : {"constexpr function", "a jump could enter the loop", ""})
+    EXPECT_FALSE(skipped_by_size_rule(reason)) << reason;
+}
