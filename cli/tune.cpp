@@ -722,8 +722,9 @@ int Tuner::run(store::Database &db, const std::string &prefix) {
     if (outcome != Presence::pruned) break;
     ++presence_pruned;
   }
-  if (outcome ==
-      Presence::put_back) { // the last try was put back: the tree is built with the final selection
+  // The last try was put back: the tree holds the try's build, so it is built again with
+  // the final selection.
+  if (outcome == Presence::put_back) {
     if (std::string e = write_output_file(final_selection, selection_text()); !e.empty()) {
       std::cerr << "idb tune: " << e << '\n';
       return stop(1);

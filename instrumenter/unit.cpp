@@ -185,11 +185,11 @@ private:
     ctx.signature = fd.getQualifiedNameAsString() + " " + fd.getType().getAsString();
     ctx.name = readable_name(fd);
     ctx.scan = scan_function(fd);
-    ctx.bounded = !fd.isMain() && ctx.scan.long_loops == 0 &&
-                  ctx.scan.weight < sel_.bounded_weight && bounded_.bounded(fd);
-    ctx.nested_helper = !fd.isMain() && !ctx.bounded && ctx.scan.long_loops == 0 &&
-                        ctx.scan.weight < sel_.bounded_weight && nesting(fd) >= 2 &&
-                        own_work_.bounded(fd);
+    // The bounded rule weighs loop-free functions under bounded-weight (never main).
+    if (!fd.isMain() && ctx.scan.long_loops == 0 && ctx.scan.weight < sel_.bounded_weight) {
+      ctx.bounded = bounded_.bounded(fd);
+      ctx.nested_helper = !ctx.bounded && nesting(fd) >= 2 && own_work_.bounded(fd);
+    }
     ctx.cxx = ast_.getLangOpts().CPlusPlus;
     ctx.no_probes = no_probes_reason(fd, ctx.cxx);
     std::vector<std::pair<const ProbeRule *, Site>> sites;

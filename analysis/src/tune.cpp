@@ -125,13 +125,10 @@ bool is_main(const TuneCandidate *c) {
   return c && c->kind == "PROC" && c->function == "main";
 }
 
-// Whether a candidate may be grown at all: not tried and given up, not COMM (the default
-// has every MPI call; `set comm off` is the user's word).
 // Whether an include rule naming the candidate's ID can place it: it was not selected, or
-// only the size rule or the bounded rule left it out (an ID rule skips them;
-// docs/instrumenter.md). A
-// candidate skipped for any other reason (a constexpr function, a header that cannot be
-// replaced by its instrumented copy, ...) cannot hold a probe.
+// only the size rule left it out, bounded functions included (an ID rule skips that rule;
+// docs/instrumenter.md). A candidate skipped for any other reason (a constexpr function, a
+// header that cannot be replaced by its instrumented copy, ...) cannot hold a probe.
 bool placeable(const TuneCandidate &c) {
   const std::string &s = c.status;
   const std::string skipped = "skipped: ";
@@ -139,6 +136,8 @@ bool placeable(const TuneCandidate &c) {
          (s.rfind(skipped, 0) == 0 && instr::skipped_by_size_rule(s.substr(skipped.size())));
 }
 
+// Whether a candidate may be grown at all: not tried and given up, not COMM (the default
+// has every MPI call; `set comm off` is the user's word).
 bool growable(const TuneCandidate &c, const TuneState &state) {
   return !c.placed() && placeable(c) && c.kind != "COMM" && !state.pruned.count(c.id) &&
          !state.failed.count(c.id);
