@@ -568,7 +568,11 @@ Tuner::Presence Tuner::try_presence(Measurement &m, std::set<std::int32_t> &trie
   std::cout << stage << ": measured " << percent(m.slowdown()) << ", over the target of "
             << percent(target) << "; trying without " << suspect->label << " (" << suspect->why
             << ")\n";
+  std::size_t before = pruned_.size();
   pruned_.push_back({suspect->probe, "exclude all id=" + std::to_string(suspect->probe)});
+  for (const analysis::TuneChange &loop : analysis::whole_work_loops(suspect->probe, m.candidates))
+    pruned_.push_back({loop.probe, "exclude all id=" + std::to_string(loop.probe) + "  # " +
+                                       loop.label + ": " + loop.why});
   std::string selection = work_ + "/" + log_name(stage) + ".sel";
   if (std::string e = write_output_file(selection, selection_text()); !e.empty()) {
     std::cerr << "idb tune: " << e << '\n';
@@ -583,12 +587,12 @@ Tuner::Presence Tuner::try_presence(Measurement &m, std::set<std::int32_t> &trie
             << (leave_out ? "pruned" : "kept (the slow-down did not fall by half its excess)")
             << '\n';
   if (!leave_out) {
-    pruned_.pop_back();
+    pruned_.resize(before);
     return Presence::put_back;
   }
-  pruned_.back().text += "  # measured " + percent(m.slowdown()) + " with it, " +
-                         percent(next->slowdown()) + " without, " + suspect->label + ": " +
-                         suspect->why;
+  pruned_[before].text += "  # measured " + percent(m.slowdown()) + " with it, " +
+                          percent(next->slowdown()) + " without, " + suspect->label + ": " +
+                          suspect->why;
   m = std::move(*next);
   return Presence::pruned;
 }

@@ -78,7 +78,7 @@ mkdir -p "$images"
 "$build/gui/idb-gui" --db "$db" --run jacobi-2t-1 --screenshot "$images/diff.png" \
   --view diff --baseline 'jacobi-2t-*' --compare 'jacobi-4t-*' 2>/dev/null
 "$build/gui/idb-gui" --db "$db" --run heat --screenshot "$images/iterations.png" \
-  --view iterations --node "for loop in sweep" 2>/dev/null
+  --view iterations --node "sweep(...)" 2>/dev/null
 for view in runs chart tree sql; do
   "$build/gui/idb-gui" --db "$db" --run jacobi-4t-1 --screenshot "$images/$view.png" \
     --view "$view" 2>/dev/null

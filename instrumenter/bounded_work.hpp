@@ -32,6 +32,9 @@ public:
 
   // True when `function`'s work is bounded (see above). Memoised per definition.
   bool bounded(const clang::FunctionDecl &function);
+  // True when the calls and jumps of statement `s` are: every call reaches bounded code,
+  // no jump goes back. Its loops are the caller's to weigh (this does not look at them).
+  bool bounded_calls(const clang::Stmt &s) { return statement(&s); }
 
 private:
   enum class State { Open, Bounded, Unbounded };

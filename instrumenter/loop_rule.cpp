@@ -69,6 +69,11 @@ public:
     if (!site.candidate.forced && ctx.nested_helper)
       return "in a function called in nested loops (weight " + std::to_string(ctx.scan.weight) +
              " under " + std::to_string(sel.bounded_weight) + ")";
+    if (!site.candidate.forced && ctx.whole_loop == &loop && ctx.proc_placed &&
+        site.candidate.loop_mode == LoopMode::blackbox)
+      return std::string(kWholeWorkReason) + " (the rest weighs " +
+             std::to_string(ctx.rest_weight) + " under " + std::to_string(sel.bounded_weight) +
+             ", bounded)";
     if (loop.in_expression) return "inside a statement expression";
     if (!loop.body) return "no body";
     if (site.candidate.loop_mode != LoopMode::blackbox) { // white box, or dynamic

@@ -35,6 +35,14 @@ struct FunctionContext {
   // of their own), it weighs under bounded-weight, and it is called in a loop of a
   // function called in a loop (CallNesting): the bounded rule's second case.
   bool nested_helper = false;
+  // The function's one open-ended loop when it is the function's whole work: a statement of
+  // the body itself, everything else bounded (its calls reach bounded code or functions
+  // that hold probes of their own) and weighing `rest_weight`, under bounded-weight. Its
+  // black box measures what the function's PROC does, so it is skipped when the PROC is
+  // placed (`proc_placed`, known before any LOOP site is placed). Never in main.
+  const LoopSite *whole_loop = nullptr;
+  unsigned rest_weight = 0;
+  bool proc_placed = false;
   bool cxx = false;
   std::string no_probes; // why no probe may go in this function at all ("" if any may)
 };

@@ -238,10 +238,15 @@ bool skipped_by_size_rule(const std::string &reason) {
                                          "bounded function",
                                          "in a bounded function",
                                          "called in nested loops",
-                                         "in a function called in nested loops"};
+                                         "in a function called in nested loops",
+                                         kWholeWorkReason};
   for (const char *r : kReasons)
     if (reason.rfind(r, 0) == 0) return true;
   return false;
+}
+
+bool skipped_as_whole_work(const std::string &reason) {
+  return reason.rfind(kWholeWorkReason, 0) == 0;
 }
 
 Selection default_selection() {

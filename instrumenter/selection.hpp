@@ -56,6 +56,13 @@ Selection default_selection();
 // candidate anyway (`idb tune` grows this way).
 bool skipped_by_size_rule(const std::string &reason);
 
+// The skip reason of a loop that is its function's whole work (docs/instrumenter.md, "The
+// size rule"): its function's PROC measures the same interval. It is the size rule's, but
+// nothing gains by placing it: `idb tune` grows into what the loop holds instead.
+inline constexpr const char *kWholeWorkReason =
+    "its function's whole work, which the PROC measures";
+bool skipped_as_whole_work(const std::string &reason);
+
 // Sets `selected` and `loop_mode` of a candidate by the last rule that matches it.
 void select(const Selection &selection, Candidate &candidate);
 

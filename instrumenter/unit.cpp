@@ -190,6 +190,7 @@ private:
       ctx.bounded = bounded_.bounded(fd);
       ctx.nested_helper = !ctx.bounded && nesting(fd) >= 2 && own_work_.bounded(fd);
     }
+    if (!fd.isMain()) find_whole_loop(fd, ctx);
     ctx.cxx = ast_.getLangOpts().CPlusPlus;
     ctx.no_probes = no_probes_reason(fd, ctx.cxx);
     std::vector<std::pair<const ProbeRule *, Site>> sites;
@@ -200,13 +201,49 @@ private:
         sites.emplace_back(rule.get(), std::move(site));
     }
     tell_apart(sites);
-    for (auto &[rule, site] : sites) {
+    for (auto &[rule, site] : sites) { // PROC first: the rules' order
       select(sel_, site.candidate);
       if (site.candidate.selected)
         site.candidate.skipped =
             ctx.no_probes.empty() ? rule->place(ctx, site, sel_, state.edits) : ctx.no_probes;
+      if (rule->kind() == Kind::Proc)
+        ctx.proc_placed = site.candidate.selected && site.candidate.skipped.empty();
       state.candidates.push_back(std::move(site.candidate));
     }
+  }
+
+  // Sets ctx.whole_loop when one open-ended loop is all the function does that a probe of
+  // its own could tell apart from the PROC: the loop (or the directive that governs it) is
+  // a statement of the body itself, every other loop of the function's level is a short
+  // one the size rule leaves out, and the other statements' calls reach only bounded code
+  // or functions measured apart, weighing under bounded-weight together.
+  void find_whole_loop(const FunctionDecl &fd, FunctionContext &ctx) {
+    auto *body = dyn_cast<CompoundStmt>(fd.getBody());
+    if (!body || sel_.bounded_weight == 0) return;
+    const LoopSite *open = nullptr;
+    for (const LoopSite &loop : ctx.scan.loops) {
+      if (loop.depth != 1) continue;
+      bool short_loop = loop.trips >= 0 && !loop.holds_loop;
+      if (short_loop && loop.weight < sel_.min_statements) continue;
+      if (open || short_loop) return; // another loop with a node of its own
+      open = &loop;
+    }
+    if (!open || open->weight > ctx.scan.weight) return;
+    const Stmt *top = open->loop;
+    if (auto governed = ctx.scan.governed.find(top); governed != ctx.scan.governed.end())
+      top = governed->second;
+    bool found = false;
+    for (const Stmt *s : body->body()) {
+      if (s == top) {
+        found = true;
+        continue;
+      }
+      if (!own_work_.bounded_calls(*s)) return;
+    }
+    unsigned rest = ctx.scan.weight - open->weight;
+    if (!found || rest >= sel_.bounded_weight) return;
+    ctx.whole_loop = open;
+    ctx.rest_weight = rest;
   }
 
   // Which headers the unit includes as instrumented copies. A header can only be replaced
@@ -339,9 +376,10 @@ private:
     return *at;
   }
 
+  // A loop skipped as its function's whole work relied on the PROC, which goes too.
   static void skip_probes(FileState &state, const std::string &why) {
     for (Candidate &c : state.candidates)
-      if (placed(c)) c.skipped = why;
+      if (placed(c) || (c.selected && skipped_as_whole_work(c.skipped))) c.skipped = why;
     state.edits = Edits();
   }
 

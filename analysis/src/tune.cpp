@@ -138,9 +138,27 @@ bool placeable(const TuneCandidate &c) {
 
 // Whether a candidate may be grown at all: not tried and given up, not COMM (the default
 // has every MPI call; `set comm off` is the user's word).
+// A loop skipped as its function's whole work would measure what the PROC does: what it
+// holds is grown instead (it is closed, so its contents count as the PROC's).
 bool growable(const TuneCandidate &c, const TuneState &state) {
-  return !c.placed() && placeable(c) && c.kind != "COMM" && !state.pruned.count(c.id) &&
-         !state.failed.count(c.id);
+  const std::string skipped = "skipped: ";
+  bool whole_work = c.status.rfind(skipped, 0) == 0 &&
+                    instr::skipped_as_whole_work(c.status.substr(skipped.size()));
+  return !c.placed() && placeable(c) && !whole_work && c.kind != "COMM" &&
+         !state.pruned.count(c.id) && !state.failed.count(c.id);
+}
+
+std::vector<TuneChange> whole_work_loops(const TuneCandidate &proc, const Index &index) {
+  std::vector<TuneChange> out;
+  if (proc.kind != "PROC") return out;
+  const std::string skipped = "skipped: ";
+  for (const TuneCandidate &c : index.all())
+    if (c.kind == "LOOP" && c.file == proc.file && c.function == proc.function &&
+        c.status.rfind(skipped, 0) == 0 &&
+        instr::skipped_as_whole_work(c.status.substr(skipped.size())))
+      out.push_back({c.id, c.kind, c.description,
+                     "its function's whole work: it goes with " + proc.description});
+  return out;
 }
 
 } // namespace
@@ -215,6 +233,8 @@ TuneStep tune_step(const Score &score, const std::vector<TuneCandidate> &candida
     step.prune.push_back({p.probe, c->kind, p.label, why});
     pruning.insert(p.probe);
     pruned_noise += p.noise;
+    for (TuneChange &loop : whole_work_loops(*c, index))
+      if (pruning.insert(loop.probe).second) step.prune.push_back(std::move(loop));
   }
   // Each probe within the target can still add up to more over the run (nested probes
   // share their time): the costliest go until the estimate is under the target.
@@ -226,6 +246,8 @@ TuneStep tune_step(const Score &score, const std::vector<TuneCandidate> &candida
         {p.probe, c->kind, p.label, "costs " + percent(p.run_share) + " of the run"});
     pruning.insert(p.probe);
     pruned_noise += p.noise;
+    for (TuneChange &loop : whole_work_loops(*c, index))
+      if (pruning.insert(loop.probe).second) step.prune.push_back(std::move(loop));
   }
   step.estimated_after = bare > 0 ? (score.noise - pruned_noise) / bare : 0.0;
 
@@ -274,6 +296,13 @@ TuneStep tune_step(const Score &score, const std::vector<TuneCandidate> &candida
     }
   }
   return step;
+}
+
+std::vector<TuneChange> whole_work_loops(std::int32_t proc,
+                                         const std::vector<TuneCandidate> &candidates) {
+  Index index(candidates);
+  const TuneCandidate *c = index.find(proc);
+  return c ? whole_work_loops(*c, index) : std::vector<TuneChange>{};
 }
 
 std::optional<TuneChange> presence_suspect(const Score &score,

@@ -156,6 +156,35 @@ TEST(Tune, ACallInsideALoopThatCannotBeProbedBelongsToTheLoopAbove) {
   EXPECT_FALSE(has(s.grow, 5));
 }
 
+TEST(Tune, ALoopLeftToItsProcIsNeverGrownAndGoesWhenThePROCIsPruned) {
+  // kern (2) holds most of the run as its own time in its loop (3), which the instrumenter
+  // left to kern's PROC as its whole work; the loop holds an inner loop (4) and a call of a
+  // header's function with a loop (5). tiny (6) was throttled; its loop (7) is its whole
+  // work too.
+  const char *tree = "main 1 1.0 0.0001\n"
+                     "main;kern 10 0.95 0.00001\n"
+                     "main;kern;tiny 10000 0.0002 0.0003 990000\n";
+  const std::map<std::string, std::int32_t> ids = {{"main", 1}, {"kern", 2}, {"tiny", 6}};
+  const char *whole = "skipped: its function's whole work, which the PROC measures (the rest "
+                      "weighs 2 under 128, bounded)";
+  std::string cands = line(1, "PROC", "placed", "main") + line(2, "PROC", "placed", "kern") +
+                      line(3, "LOOP", whole, "kern") + line(4, "LOOP", "-", "kern", "", 3) +
+                      line(5, "CALL", "-", "kern", "heavy", 3, "loop") +
+                      line(6, "PROC", "placed", "tiny") + line(7, "LOOP", whole, "tiny");
+  analysis::TuneOptions options;
+  std::vector<TuneCandidate> built = candidates(cands);
+  analysis::TuneStep s = analysis::tune_step(analysis::score(renumbered(tree, ids), options.target),
+                                             built, {}, options);
+  EXPECT_FALSE(has(s.grow, 3)) << "it would measure what kern's PROC does";
+  EXPECT_TRUE(has(s.grow, 4)) << "what the loop holds grows instead";
+  EXPECT_TRUE(has(s.grow, 5));
+  EXPECT_TRUE(has(s.prune, 6)) << "tiny was throttled";
+  EXPECT_TRUE(has(s.prune, 7)) << "without tiny's PROC its loop would take a probe";
+  EXPECT_FALSE(has(s.prune, 3));
+  EXPECT_TRUE(has(analysis::whole_work_loops(2, built), 3));
+  EXPECT_TRUE(analysis::whole_work_loops(3, built).empty()) << "only a PROC has any";
+}
+
 TEST(Tune, RareProbesStayWhateverTheirShareAndTheSumIsKeptUnderTheTarget) {
   // `once` costs half its own time but a millionth of the run: kept. Eight nested loops
   // costing 1% of the run each (under the 3% share each) sum over the target: the costliest

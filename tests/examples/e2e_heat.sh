@@ -39,10 +39,10 @@ iterations=$(awk -F'\t' 'NR > 1 && $5 ~ /^for loop in simulate/ { ++n } END { pr
   "$work/series.tsv")
 expect "every rank's 600 iterations are there" "$iterations == 2400"
 
-# The step: where the sweeps doubled, in the sweep loop's own time.
-sweep=$(awk -F'\t' 'NR > 1 && $5 ~ /^for loop in sweep/ { print $4; exit }' "$work/series.tsv")
+# The step: where the sweeps doubled, in sweep's own time (its loop is its whole work).
+sweep=$(awk -F'\t' 'NR > 1 && $5 ~ /^sweep\(/ { print $4; exit }' "$work/series.tsv")
 "$idb" dynamics heat-1 --db "$db" --probe "$sweep" >"$work/sweep.txt"
-at=$(sed -n 's/.*a step at iteration \([0-9]*\): for loop in sweep.*/\1/p' "$work/sweep.txt")
+at=$(sed -n 's/.*a step at iteration \([0-9]*\): sweep(.*/\1/p' "$work/sweep.txt")
 expect "the step of the sweeps is found at iteration 300: '${at:-none}'" \
   "\"$at\" != \"\" && $at >= 298 && $at <= 302"
 

@@ -33,12 +33,14 @@ void write(const std::string &path, const std::string &text) {
   std::ofstream(path) << text;
 }
 
+// work's loops are two: neither is the function's whole work, so both keep their probes.
 const char *const kSource = "static int work(int n) {\n"
                             "  int s = 0;\n"
                             "  for (int i = 0; i < n; i++) s += i;\n"
+                            "  for (int i = 0; i < n; i++) s += i;\n"
                             "  return s;\n"
                             "}\n"
-                            "int main(void) { return work(3) == 3 ? 0 : 1; }\n";
+                            "int main(void) { return work(3) == 6 ? 0 : 1; }\n";
 
 } // namespace
 
@@ -130,7 +132,9 @@ TEST(Cli, ListKeepsLongDescriptionsApartFromTheirSelection) {
                              "  return s;\n}\n"
                              "int main(void) { return " +
                              name + "(1) == 1 ? 0 : 1; }\n");
-  CliRun table = cli({"list", dir.file("w.c"), "--"});
+  // The loop is its function's whole work: the bounded rule would leave it out.
+  write(dir.file("all.sel"), "default\nset bounded-weight 0\n");
+  CliRun table = cli({"list", dir.file("w.c"), "--selection", dir.file("all.sel"), "--"});
   ASSERT_EQ(0, table.status) << table.err;
   std::istringstream lines(table.out);
   std::string line;

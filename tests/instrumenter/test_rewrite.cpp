@@ -218,6 +218,59 @@ double run(const double *a, int n) { double s = 0; for (int t = 0; t < n; ++t) s
             instrument(input, "default\nset bounded-weight 0\n").find("<PROC micro"));
 }
 
+TEST(Rewrite, ALoopThatIsItsFunctionsWholeWorkIsLeftToItsProc) {
+  // dot's loop is all it does; so is calls', whose call of dot is measured by dot's PROC.
+  // two has two loops; told prints after its loop; guarded's loop is inside an if; main's
+  // loop is the program's time step.
+  const char *input = R"(int printf(const char *, ...);
+static double dot(const double *a, int n) { double s = 0; for (int i = 0; i < n; ++i) s += a[i] * a[i]; return s; }
+static double two(const double *a, int n) { double s = 0; for (int i = 0; i < n; ++i) s += a[i]; for (int i = 0; i < n; ++i) s -= a[i] / 2; return s; }
+static double told(const double *a, int n) { double s = 0; for (int i = 0; i < n; ++i) s += a[i]; printf("%g", s); return s; }
+static double guarded(const double *a, int n) { double s = 0; if (n > 0) { for (int i = 0; i < n; ++i) s += a[i]; } return s; }
+static double calls(const double *a, int n) { double s = dot(a, n); for (int i = 0; i < n; ++i) s += a[i]; return s; }
+int main(void) { double a[4] = {1, 2, 3, 4}, s = 0; for (int t = 0; t < 4; ++t) s += dot(a, 4) + two(a, 4) + told(a, 4) + guarded(a, 4) + calls(a, 4); return s > 0 ? 0 : 1; }
+)";
+  auto loop_in = [](const std::string &out, const std::string &function) {
+    return out.find("<LOOP for loop in " + function + " ") != std::string::npos;
+  };
+  std::string out = instrument(input, "default");
+  EXPECT_FALSE(loop_in(out, "dot")) << out;
+  EXPECT_FALSE(loop_in(out, "calls")) << out;
+  for (const char *kept : {"two", "told", "guarded", "main"})
+    EXPECT_TRUE(loop_in(out, kept)) << kept << ":\n" << out;
+  EXPECT_NE(std::string::npos, out.find("<PROC dot(...) [t.c:2]>")) << out;
+
+  // The reason, and the ways back: without the PROC, as a white box, by ID, or with the
+  // bounded rule lifted.
+  auto sel = parse_selection("default", "sel");
+  FileResult listed = run_on_text(input, "t.c", {}, sel.selection, false);
+  const Candidate *dot_loop = nullptr;
+  for (const Candidate &c : listed.candidates)
+    if (c.kind == Kind::Loop && c.description.rfind("for loop in dot ", 0) == 0) dot_loop = &c;
+  ASSERT_NE(nullptr, dot_loop) << listed.error;
+  EXPECT_EQ("its function's whole work, which the PROC measures (the rest weighs 2 under 128, "
+            "bounded)",
+            dot_loop->skipped);
+  EXPECT_TRUE(skipped_by_size_rule(dot_loop->skipped));
+  EXPECT_TRUE(loop_in(instrument(input, "default\nexclude proc function=dot"), "dot"));
+  EXPECT_NE(std::string::npos, instrument(input, "default\ninclude loop function=dot mode=whitebox")
+                                   .find("++i) { <LOOP for loop in dot"));
+  EXPECT_TRUE(loop_in(instrument(input, "default\ninclude loop id=" + std::to_string(dot_loop->id)),
+                      "dot"));
+  EXPECT_TRUE(loop_in(instrument(input, "default\nset bounded-weight 0"), "dot"));
+
+  // A worksharing loop that is the whole function: its directive is the body's statement.
+  const char *omp = R"(void scale(double *a, int n) {
+  double f = 2;
+#pragma omp parallel for
+  for (int i = 0; i < n; ++i) a[i] *= f;
+}
+)";
+  std::string omp_out = instrument(omp, "default", "t.c", {"-fopenmp"});
+  EXPECT_NE(std::string::npos, omp_out.find("<PROC scale(...)")) << omp_out;
+  EXPECT_EQ(std::string::npos, omp_out.find("<LOOP")) << omp_out;
+}
+
 TEST(Rewrite, BoundedWorkSeesThroughMembersButNotVirtualCallsOrAllocation) {
   const char *input =
       R"(struct V { double x, y; double dot(const V &o) const { return x * o.x + y * o.y; } };
@@ -277,7 +330,8 @@ int run(int n) { <PROC run(...) [t.cpp:3]>
   return twice(s) + twice(1.0) + cube(2);
 }
 )";
-  EXPECT_EQ(expected, instrument(input, "default", "t.cpp"));
+  // Each loop is its function's whole work: the bounded rule would leave it to the PROC.
+  EXPECT_EQ(expected, instrument(input, "default\nset bounded-weight 0", "t.cpp"));
 }
 
 TEST(Rewrite, LoopsThatAJumpCouldEnterAreLeftAlone) {

@@ -92,6 +92,14 @@ TuneStep tune_step(const Score &score, const std::vector<TuneCandidate> &candida
 // times, not main's PROC and not in `tried`. Its `why` gives the activations and the
 // estimate. nullopt when there is none.
 constexpr std::uint64_t kPresenceActivations = 10000;
+
+// The loops of `proc`'s function that the instrumenter skipped as the function's whole work
+// (docs/instrumenter.md, "The size rule"): with the PROC excluded they would take probes of
+// their own, which cost as the PROC did, so they are excluded with it. Empty for anything
+// but a PROC.
+std::vector<TuneChange> whole_work_loops(std::int32_t proc,
+                                         const std::vector<TuneCandidate> &candidates);
+
 std::optional<TuneChange> presence_suspect(const Score &score,
                                            const std::vector<TuneCandidate> &candidates,
                                            const std::set<std::int32_t> &tried);
