@@ -226,7 +226,7 @@ ORDER BY r.label, i.imbalance DESC\""
 step 38-balance-ranks "idb query \"SELECT t.rank, p.description, t.inclusive
 FROM node_times t JOIN probe_sites p ON p.run_id = t.run_id AND p.probe_id = t.probe_id
 WHERE t.run_id = (SELECT run_id FROM runs WHERE label = 'balance-skewed')
-  AND (p.description LIKE 'for loop in run_block%' OR p.description LIKE 'MPI_Reduce%')
+  AND (p.description LIKE 'run_block%' OR p.description LIKE 'MPI_Reduce%')
 ORDER BY p.description, t.rank\""
 
 # --- 7. where to go next ------------------------------------------------------------
