@@ -68,7 +68,7 @@ EDF
 
 mkdir -p "$images"
 "$build/gui/idb-gui" --db "$db" --run balance-master --screenshot "$images/run.png" \
-  --view run --node "for loop in worker" 2>/dev/null
+  --view run --node "worker(...)" 2>/dev/null
 "$build/gui/idb-gui" --db "$db" --run balance-master --screenshot "$images/tree-waits.png" \
   --view tree --node MPI_Recv 2>/dev/null
 "$build/gui/idb-gui" --db "$db" --run smvp --screenshot "$images/source.png" \

@@ -125,37 +125,35 @@ bool is_main(const TuneCandidate *c) {
   return c && c->kind == "PROC" && c->function == "main";
 }
 
+// Why the build skipped a candidate; "" when it placed it or did not select it.
+std::string skip_reason(const TuneCandidate &c) {
+  const std::string skipped = "skipped: ";
+  return c.status.rfind(skipped, 0) == 0 ? c.status.substr(skipped.size()) : std::string();
+}
+
 // Whether an include rule naming the candidate's ID can place it: it was not selected, or
 // only the size rule left it out, bounded functions included (an ID rule skips that rule;
 // docs/instrumenter.md). A candidate skipped for any other reason (a constexpr function, a
 // header that cannot be replaced by its instrumented copy, ...) cannot hold a probe.
 bool placeable(const TuneCandidate &c) {
-  const std::string &s = c.status;
-  const std::string skipped = "skipped: ";
-  return s == "-" ||
-         (s.rfind(skipped, 0) == 0 && instr::skipped_by_size_rule(s.substr(skipped.size())));
+  return c.status == "-" || instr::skipped_by_size_rule(skip_reason(c));
 }
 
 // Whether a candidate may be grown at all: not tried and given up, not COMM (the default
-// has every MPI call; `set comm off` is the user's word).
-// A loop skipped as its function's whole work would measure what the PROC does: what it
-// holds is grown instead (it is closed, so its contents count as the PROC's).
+// has every MPI call; `set comm off` is the user's word), not a loop left to its PROC as
+// the function's whole work (it would measure what the PROC does; what it holds is grown
+// instead: it is closed, so its contents count as the PROC's).
 bool growable(const TuneCandidate &c, const TuneState &state) {
-  const std::string skipped = "skipped: ";
-  bool whole_work = c.status.rfind(skipped, 0) == 0 &&
-                    instr::skipped_as_whole_work(c.status.substr(skipped.size()));
-  return !c.placed() && placeable(c) && !whole_work && c.kind != "COMM" &&
-         !state.pruned.count(c.id) && !state.failed.count(c.id);
+  return !c.placed() && placeable(c) && !instr::skipped_as_whole_work(skip_reason(c)) &&
+         c.kind != "COMM" && !state.pruned.count(c.id) && !state.failed.count(c.id);
 }
 
 std::vector<TuneChange> whole_work_loops(const TuneCandidate &proc, const Index &index) {
   std::vector<TuneChange> out;
   if (proc.kind != "PROC") return out;
-  const std::string skipped = "skipped: ";
   for (const TuneCandidate &c : index.all())
     if (c.kind == "LOOP" && c.file == proc.file && c.function == proc.function &&
-        c.status.rfind(skipped, 0) == 0 &&
-        instr::skipped_as_whole_work(c.status.substr(skipped.size())))
+        instr::skipped_as_whole_work(skip_reason(c)))
       out.push_back({c.id, c.kind, c.description,
                      "its function's whole work: it goes with " + proc.description});
   return out;
