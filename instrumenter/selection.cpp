@@ -249,6 +249,10 @@ bool skipped_as_whole_work(const std::string &reason) {
   return reason.rfind(kWholeWorkReason, 0) == 0;
 }
 
+bool skipped_as_bounded(const std::string &reason) {
+  return reason.rfind("bounded function", 0) == 0 || reason.rfind("called in nested loops", 0) == 0;
+}
+
 Selection default_selection() {
   return parse_selection(kDefault, "default").selection;
 }

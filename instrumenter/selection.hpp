@@ -63,6 +63,12 @@ inline constexpr const char *kWholeWorkReason =
     "its function's whole work, which the PROC measures";
 bool skipped_as_whole_work(const std::string &reason);
 
+// Whether the bounded rule left out a PROC: its work per call is bounded by its text, or its
+// own work is and it runs in nested loops (either way short: a few hundred ns at most under
+// the rule's weight). Inside a loop a probe there costs more than `idb tune`'s target of
+// that time, so tune grows such a callee only outside loops.
+bool skipped_as_bounded(const std::string &reason);
+
 // Sets `selected` and `loop_mode` of a candidate by the last rule that matches it.
 void select(const Selection &selection, Candidate &candidate);
 

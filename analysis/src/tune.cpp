@@ -271,6 +271,12 @@ TuneStep tune_step(const Score &score, const std::vector<TuneCandidate> &candida
       if (!growable(c, state) || owner(c, index, state, pruning) != node->id) continue;
       bool in_loop = c.parent != 0;
       std::vector<const TuneCandidate *> procs = index.procs_named(c.callee);
+      // A callee the bounded rule left out is short: in a loop its probe, or one around its
+      // call, would be pruned the round after (its loop's time stays the loop's own).
+      if (in_loop && std::any_of(procs.begin(), procs.end(), [](const TuneCandidate *p) {
+            return instr::skipped_as_bounded(skip_reason(*p));
+          }))
+        continue;
       // A PROC that can never hold a probe is as good as none: the call site's probe measures.
       procs.erase(
           std::remove_if(procs.begin(), procs.end(),

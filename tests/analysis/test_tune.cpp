@@ -63,7 +63,10 @@ std::string run_candidates() {
          // And a per-element function of the sources that the bounded rule left out.
          line(20, "CALL", "-", "step", "element") +
          line(21, "PROC", "skipped: bounded function (weight 40 under 128)", "element", "", 0,
-              "40");
+              "40") +
+         // And inside loop 4, a call to another that the bounded rule left out.
+         line(22, "CALL", "-", "step", "corner", 4, "40") +
+         line(23, "PROC", "skipped: bounded function (weight 40 under 128)", "corner", "", 0, "40");
 }
 
 // A run of `tree` whose probes have the IDs `ids` gives their labels (build_cfh numbers
@@ -126,6 +129,8 @@ TEST(Tune, PrunesTheThrottledHelperAndGrowsIntoTheHotFunction) {
   EXPECT_FALSE(has(s.grow, 15)) << "a short inner loop";
   EXPECT_FALSE(has(s.grow, 16));
   EXPECT_FALSE(has(s.grow, 17)) << "nor the small callee's PROC";
+  EXPECT_FALSE(has(s.grow, 23)) << "a bounded callee in a loop is short, whatever it weighs";
+  EXPECT_FALSE(has(s.grow, 22)) << "nor a CALL around it";
   EXPECT_FALSE(s.hot.empty());
   EXPECT_EQ(2, s.hot[0].probe) << "step holds most time of its own";
   EXPECT_GT(s.estimated, s.estimated_after);
