@@ -101,8 +101,19 @@ const VarDecl *variable(const Expr *e) {
 
 // The trip count of `for (i = A; i < B; ++i)` and its forms (`<=`, `!=`, `i += 1`,
 // counting down with `>`/`>=`) when A and B are constants, or of a range-for over an
-// array of constant size; nothing when it is not known while compiling.
+// array of constant size, or of a loop whose condition is a constant false: `do { ... }
+// while (0)`, the statement a function-like macro expands to, runs once, `while (0)`
+// never. Nothing when it is not known while compiling.
 std::optional<std::int64_t> trip_count(const Stmt *s, const ASTContext &ast) {
+  if (auto *d = dyn_cast<DoStmt>(s)) {
+    std::optional<std::int64_t> c = constant(d->getCond(), ast);
+    return c && *c == 0 ? std::optional<std::int64_t>(1) : std::nullopt;
+  }
+  if (auto *w = dyn_cast<WhileStmt>(s)) {
+    std::optional<std::int64_t> c =
+        w->getConditionVariable() ? std::nullopt : constant(w->getCond(), ast);
+    return c && *c == 0 ? std::optional<std::int64_t>(0) : std::nullopt;
+  }
   if (auto *r = dyn_cast<CXXForRangeStmt>(s)) {
     const Expr *range = r->getRangeInit();
     if (!range || range->isTypeDependent()) return std::nullopt;

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <regex>
 
 using namespace idb::instr;
@@ -283,6 +284,29 @@ static double *fresh(int m) { m += 1; m *= 2; m -= 3; m += 4; m *= 5; m -= 6; m 
   EXPECT_EQ(std::string::npos, out.find("<PROC norm2")) << out;
   EXPECT_NE(std::string::npos, out.find("<PROC areas")) << out;
   EXPECT_NE(std::string::npos, out.find("<PROC fresh")) << out;
+}
+
+TEST(Rewrite, DoWhileZeroRunsOnceAndIsNoOpenEndedLoop) {
+  // A function-like macro's `do { ... } while (0)` is its body once, and `while (0)` is
+  // nothing: order is bounded (weight 8 or more, no loop of unknown length); spin's
+  // do-while runs until its condition fails, so spin keeps its probe.
+  const char *input = R"(#define CLAMP(v) do { if ((v) < 0) (v) = 0; } while (0)
+#define SWAP(a, b) do { int t_ = (a); (a) = (b); (b) = t_; } while (0)
+static int order(int a, int b, int c) { CLAMP(a); CLAMP(b); CLAMP(c); if (a > b) SWAP(a, b); if (b > c) SWAP(b, c); while (0) a = b; return a * 100 + b * 10 + c; }
+static int spin(int n) { int s = 0; do { s += n--; } while (n > 0); return s; }
+int main(void) { return order(3, 1, 2) + spin(3) > 0 ? 0 : 1; }
+)";
+  auto sel = parse_selection("default", "sel");
+  FileResult r = run_on_text(input, "t.c", {}, sel.selection, false);
+  ASSERT_EQ("", r.error);
+  std::map<std::string, std::string> proc;
+  for (const Candidate &c : r.candidates)
+    if (c.kind == Kind::Proc) proc[c.function] = c.skipped;
+  EXPECT_EQ(0u, proc["order"].rfind("bounded function", 0)) << proc["order"];
+  EXPECT_EQ("", proc["spin"]);
+  std::string out = instrument(input, "default");
+  EXPECT_EQ(std::string::npos, out.find("<PROC order")) << out;
+  EXPECT_NE(std::string::npos, out.find("<PROC spin")) << out;
 }
 
 TEST(Rewrite, ShortLoopsCountAsTheirBodyRepeated) {
