@@ -47,7 +47,10 @@ public:
                                       "loop#" + std::to_string(loop.ordinal));
       site.candidate.depth = loop.depth;
       site.candidate.parent = loop_probe_id(ctx, loop.parent);
-      site.candidate.size = loop.holds_loop ? "loop" : std::to_string(loop.weight);
+      // A loop of a constant trip count does work set by its text: `short` says so.
+      site.candidate.size = loop.holds_loop   ? "loop"
+                            : loop.trips >= 0 ? "short " + std::to_string(loop.weight)
+                                              : std::to_string(loop.weight);
       site.candidate.description = std::string(loop_word(*loop.loop)) + " loop in " + ctx.name +
                                    " [" + base_name(*ctx.file) + ":" +
                                    std::to_string(site.candidate.line) + "]";

@@ -114,7 +114,8 @@ std::int32_t owner(const TuneCandidate &c, const Index &index, const TuneState &
 }
 
 // Whether a probe around `c` pays for itself inside a loop: it holds an open-ended loop or
-// weighs at least kSubstantial (an unknown size, a library's function, does not).
+// weighs at least kSubstantial (an unknown size, a library's function, does not; nor a
+// loop of a constant trip count, size `short W`: its work is set by its text).
 bool substantial(const TuneCandidate &c) {
   if (c.size == "loop") return true;
   long long weight = 0;

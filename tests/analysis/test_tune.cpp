@@ -66,7 +66,10 @@ std::string run_candidates() {
               "40") +
          // And inside loop 4, a call to another that the bounded rule left out.
          line(22, "CALL", "-", "step", "corner", 4, "40") +
-         line(23, "PROC", "skipped: bounded function (weight 40 under 128)", "corner", "", 0, "40");
+         line(23, "PROC", "skipped: bounded function (weight 40 under 128)", "corner", "", 0,
+              "40") +
+         // And a loop of eight trips inside loop 4, weighing 24 with every trip.
+         line(24, "LOOP", "-", "step", "", 4, "short 24");
 }
 
 // A run of `tree` whose probes have the IDs `ids` gives their labels (build_cfh numbers
@@ -131,6 +134,7 @@ TEST(Tune, PrunesTheThrottledHelperAndGrowsIntoTheHotFunction) {
   EXPECT_FALSE(has(s.grow, 17)) << "nor the small callee's PROC";
   EXPECT_FALSE(has(s.grow, 23)) << "a bounded callee in a loop is short, whatever it weighs";
   EXPECT_FALSE(has(s.grow, 22)) << "nor a CALL around it";
+  EXPECT_FALSE(has(s.grow, 24)) << "a loop of a constant trip count: its work is set by its text";
   EXPECT_FALSE(s.hot.empty());
   EXPECT_EQ(2, s.hot[0].probe) << "step holds most time of its own";
   EXPECT_GT(s.estimated, s.estimated_after);

@@ -331,6 +331,13 @@ TEST(Rewrite, ShortLoopsCountAsTheirBodyRepeated) {
 }
 )";
   EXPECT_EQ(expected, instrument(input, "default"));
+  // The candidates say which loops are short (what idb tune reads): `short` and the weight.
+  auto sel = parse_selection("default", "sel");
+  FileResult r = run_on_text(input, "t.c", {}, sel.selection, false);
+  std::vector<std::string> sizes;
+  for (const Candidate &c : r.candidates)
+    if (c.kind == Kind::Loop) sizes.push_back(c.size);
+  EXPECT_EQ((std::vector<std::string>{"short 17", "short 4", "short 1", "short 4", "2"}), sizes);
 }
 
 TEST(Rewrite, CxxUsesScopesAndSkipsConstexprLambdasAndTemplateInstances) {

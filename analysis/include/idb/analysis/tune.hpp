@@ -78,8 +78,9 @@ struct TuneStep {
 // whose callee has no PROC candidate (a header's inline function, a library's), else the
 // callee's PROC. Inside a loop it grows only what holds an open-ended loop or weighs at
 // least kSubstantial: a probe runs there once per iteration, and around a few statements
-// it would cost more than it measures (and the next round would prune it); nor a callee
-// the bounded rule left out, whatever it weighs (it is short by the rule's own measure).
+// it would cost more than it measures (and the next round would prune it); nor a loop of
+// a constant trip count or a callee the bounded rule left out, whatever they weigh (their
+// work is set by their text).
 constexpr int kSubstantial = 8;
 TuneStep tune_step(const Score &score, const std::vector<TuneCandidate> &candidates,
                    const TuneState &state, const TuneOptions &options);
