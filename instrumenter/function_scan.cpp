@@ -99,8 +99,44 @@ const VarDecl *variable(const Expr *e) {
   return ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
 }
 
+// A loop bound as a base and a constant offset: `C` (no base), `V`, `V + C`, `V - C` or
+// `C + V`, V a variable; nothing for any other form.
+struct Bound {
+  const VarDecl *base = nullptr;
+  std::int64_t offset = 0;
+};
+std::optional<Bound> bound(const Expr *e, const ASTContext &ast) {
+  if (!e) return std::nullopt;
+  if (std::optional<std::int64_t> c = constant(e, ast)) return Bound{nullptr, *c};
+  if (const VarDecl *v = variable(e)) return Bound{v, 0};
+  auto *b = dyn_cast<BinaryOperator>(e->IgnoreParenImpCasts());
+  if (!b || (b->getOpcode() != BO_Add && b->getOpcode() != BO_Sub)) return std::nullopt;
+  const VarDecl *v = variable(b->getLHS());
+  std::optional<std::int64_t> c = constant(b->getRHS(), ast);
+  if (v && c) return Bound{v, b->getOpcode() == BO_Add ? *c : -*c};
+  v = variable(b->getRHS());
+  c = constant(b->getLHS(), ast);
+  if (v && c && b->getOpcode() == BO_Add) return Bound{v, *c};
+  return std::nullopt;
+}
+
+// Whether `s` may change `v`: assigns it, increments or decrements it, or takes its address.
+bool may_change(const Stmt *s, const VarDecl *v) {
+  if (!s) return false;
+  if (auto *b = dyn_cast<BinaryOperator>(s); b && b->isAssignmentOp() && variable(b->getLHS()) == v)
+    return true;
+  if (auto *u = dyn_cast<UnaryOperator>(s);
+      u && (u->isIncrementDecrementOp() || u->getOpcode() == UO_AddrOf) &&
+      variable(u->getSubExpr()) == v)
+    return true;
+  for (const Stmt *child : s->children())
+    if (may_change(child, v)) return true;
+  return false;
+}
+
 // The trip count of `for (i = A; i < B; ++i)` and its forms (`<=`, `!=`, `i += 1`,
-// counting down with `>`/`>=`) when A and B are constants, or of a range-for over an
+// counting down with `>`/`>=`) when A and B are constants, or offsets of one variable the
+// loop never changes (`i = x - 1; i <= x + 1`: 3 trips), or of a range-for over an
 // array of constant size, or of a loop whose condition is a constant false: `do { ... }
 // while (0)`, the statement a function-like macro expands to, runs once, `while (0)`
 // never. Nothing when it is not known while compiling.
@@ -124,14 +160,14 @@ std::optional<std::int64_t> trip_count(const Stmt *s, const ASTContext &ast) {
   auto *f = dyn_cast<ForStmt>(s);
   if (!f || !f->getInit() || !f->getCond() || !f->getInc()) return std::nullopt;
   const VarDecl *var = nullptr;
-  std::optional<std::int64_t> start;
+  std::optional<Bound> start;
   if (auto *ds = dyn_cast<DeclStmt>(f->getInit()); ds && ds->isSingleDecl()) {
     var = dyn_cast<VarDecl>(ds->getSingleDecl());
-    if (var) start = constant(var->getInit(), ast);
+    if (var) start = bound(var->getInit(), ast);
   } else if (auto *assign = dyn_cast<BinaryOperator>(f->getInit());
              assign && assign->getOpcode() == BO_Assign) {
     var = variable(assign->getLHS());
-    start = constant(assign->getRHS(), ast);
+    start = bound(assign->getRHS(), ast);
   }
   if (!var || !start) return std::nullopt;
   int step = 0;
@@ -145,22 +181,27 @@ std::optional<std::int64_t> trip_count(const Stmt *s, const ASTContext &ast) {
   }
   auto *cond = dyn_cast<BinaryOperator>(f->getCond()->IgnoreParenImpCasts());
   if (!step || !cond || variable(cond->getLHS()) != var) return std::nullopt;
-  std::optional<std::int64_t> end = constant(cond->getRHS(), ast);
-  if (!end) return std::nullopt;
-  std::int64_t trips = -1;
+  std::optional<Bound> end = bound(cond->getRHS(), ast);
+  if (!end || end->base != start->base || end->base == var) return std::nullopt;
+  // A base the loop could change (a global a call may write, too) bounds nothing.
+  if (const VarDecl *base = end->base;
+      base && (!base->hasLocalStorage() || base->getType().isVolatileQualified() ||
+               may_change(f->getBody(), base) || may_change(f->getInc(), base)))
+    return std::nullopt;
+  std::int64_t from = start->offset, to = end->offset, trips = -1;
   switch (cond->getOpcode()) {
   case BO_LT:
   case BO_NE:
-    if (step > 0) trips = *end - *start;
+    if (step > 0) trips = to - from;
     break;
   case BO_LE:
-    if (step > 0) trips = *end - *start + 1;
+    if (step > 0) trips = to - from + 1;
     break;
   case BO_GT:
-    if (step < 0) trips = *start - *end;
+    if (step < 0) trips = from - to;
     break;
   case BO_GE:
-    if (step < 0) trips = *start - *end + 1;
+    if (step < 0) trips = from - to + 1;
     break;
   default:
     break;

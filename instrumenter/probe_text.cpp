@@ -110,15 +110,21 @@ StmtRange source_range(const FunctionContext &ctx, const Stmt &stmt, bool statem
   const LangOptions &lo = ctx.ast->getLangOpts();
   StmtRange range;
   SourceLocation begin = stmt.getBeginLoc(), end = stmt.getEndLoc();
-  if (begin.isInvalid() || end.isInvalid() || begin.isMacroID() || end.isMacroID()) {
+  // The statement may end in a whole macro invocation (`m = MAX(m, a[i])`): its text ends
+  // where the invocation does. One that starts in a macro, or ends inside one, is the
+  // macro's.
+  CharSourceRange text;
+  if (begin.isValid() && end.isValid() && !begin.isMacroID())
+    text = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(begin, end), sm, lo);
+  if (text.isInvalid()) {
     range.error = "inside a macro expansion";
     return range;
   }
-  if (!in_own_file(ctx, begin) || !in_own_file(ctx, end)) {
+  SourceLocation after = text.getEnd();
+  if (!in_own_file(ctx, begin) || !in_own_file(ctx, after)) {
     range.error = "not in the file being instrumented";
     return range;
   }
-  SourceLocation after = Lexer::getLocForEndOfToken(end, 0, sm, lo);
   range.begin = sm.getFileOffset(begin);
   size_t stop = sm.getFileOffset(after);
   if (statement && needs_semicolon(&stmt)) stop = semicolon_after(*ctx.text, stop);

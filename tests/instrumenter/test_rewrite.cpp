@@ -286,6 +286,29 @@ static double *fresh(int m) { m += 1; m *= 2; m -= 3; m += 4; m *= 5; m -= 6; m 
   EXPECT_NE(std::string::npos, out.find("<PROC fresh")) << out;
 }
 
+TEST(Rewrite, ALoopBetweenOffsetsOfOneVariableIsShort) {
+  // f's loop runs from ix - 1 to ix + 1: 3 trips. h changes ix inside, and k's bound is a
+  // global a call could change: both open-ended.
+  const char *input = R"(int g;
+int f(const int *grid, int ix, int *out) { int c = 0; for (int i = ix - 1; i <= ix + 1; i++) out[c++] = grid[i]; return c; }
+int h(const int *grid, int ix, int *out) { int c = 0; for (int i = ix - 1; i <= ix + 1; i++) { out[c++] = grid[i]; ix++; } return c; }
+int k(const int *grid, int *out) { int c = 0; for (int i = g - 1; i < 2 + g; i++) out[c++] = grid[i]; return c; }
+)";
+  auto sel = parse_selection("default", "sel");
+  FileResult r = run_on_text(input, "t.c", {}, sel.selection, false);
+  ASSERT_EQ("", r.error);
+  std::map<std::string, std::string> loop_size, proc;
+  for (const Candidate &c : r.candidates)
+    (c.kind == Kind::Loop ? loop_size[c.function] : proc[c.function]) =
+        c.kind == Kind::Loop ? c.size : c.skipped;
+  EXPECT_EQ("short 4", loop_size["f"]);
+  EXPECT_EQ("small function (weight 6 under 8, short loops only)", proc["f"]);
+  EXPECT_EQ(std::string::npos, loop_size["h"].find("short")) << loop_size["h"];
+  EXPECT_EQ(std::string::npos, loop_size["k"].find("short")) << loop_size["k"];
+  EXPECT_EQ("", proc["h"]);
+  EXPECT_EQ("", proc["k"]);
+}
+
 TEST(Rewrite, DoWhileZeroRunsOnceAndIsNoOpenEndedLoop) {
   // A function-like macro's `do { ... } while (0)` is its body once, and `while (0)` is
   // nothing: order is bounded (weight 8 or more, no loop of unknown length); spin's

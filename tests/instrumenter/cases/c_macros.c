@@ -19,7 +19,20 @@
     for (k_ = 0; k_ < (n); k_++) body;                                                     \
   } while (0)
 
+#define TWICE(x) ((x) * 2)
+
 DEFINE_GETTER(forty_two, 42)
+
+/* A loop whose unbraced body ends in a whole macro invocation is the file's text: its
+ * probe closes after the ';'. */
+static int doubled_sum(const int *a, int n) {
+  int s = 0;
+  int i;
+  for (i = 0; i < n; i++)
+    s += TWICE(a[i]);
+  printf("doubled %d\n", s);
+  return s;
+}
 
 static int count_upper(const char *s) {
   int n = 0;
@@ -37,8 +50,9 @@ static void never_called(void) {
 
 int main(int argc, char **argv) {
   int total = 0;
+  int values[3] = {1, 2, 3};
   REPEAT(3, total += forty_two());
-  printf("%d %d\n", total, count_upper("Hello World"));
+  printf("%d %d %d\n", total, count_upper("Hello World"), doubled_sum(values, 3));
   if (argc > 5) never_called();
   (void)argv;
   return 0;
