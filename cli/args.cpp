@@ -68,23 +68,4 @@ void check_run_parameter(store::Database &db, const store::KeyValues &params) {
   }
 }
 
-std::string write_output_file(const std::string &path, const std::string &text) {
-  std::string temp = path + ".tmp." + std::to_string(getpid());
-  {
-    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.flush();
-    if (!out) {
-      std::remove(temp.c_str());
-      return "cannot write " + path;
-    }
-  }
-  if (std::rename(temp.c_str(), path.c_str()) != 0) {
-    std::string why = std::strerror(errno);
-    std::remove(temp.c_str());
-    return "cannot write " + path + ": " + why;
-  }
-  return "";
-}
-
 } // namespace idb::cli

@@ -1,6 +1,7 @@
 // Small argument parsers the subcommands share.
 #pragma once
 
+#include "idb/output_file.hpp"
 #include "idb/store.hpp"
 
 #include <optional>
@@ -39,9 +40,8 @@ std::optional<std::string> resolve_query_text(const std::string &command, const 
 // no run of `db`: a canned query's typo must not read as an empty answer.
 void check_run_parameter(store::Database &db, const store::KeyValues &params);
 
-// Writes `text` to `path` through a temporary file beside it renamed over it, so that a
-// failure (a full disk) leaves no partial file and an existing one as it was. Returns ""
-// or why not.
-std::string write_output_file(const std::string &path, const std::string &text);
+// Writes an output file whole (a temporary file renamed over it; a device or FIFO in
+// place): idb/output_file.hpp.
+using files::write_output_file;
 
 } // namespace idb::cli

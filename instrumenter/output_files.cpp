@@ -3,6 +3,8 @@
 
 #include "manifest.hpp"
 
+#include "idb/output_file.hpp"
+
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -22,18 +24,7 @@ std::string write_file_atomically(const std::string &path, const std::string &te
   fs::path target(path);
   if (target.has_parent_path()) fs::create_directories(target.parent_path(), ec);
   if (ec) return "cannot create folder " + target.parent_path().string() + ": " + ec.message();
-  std::string temp = path + ".idb-tmp";
-  {
-    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.flush();
-    if (!out) return "cannot write " + temp;
-  }
-  if (std::rename(temp.c_str(), path.c_str()) != 0) {
-    std::remove(temp.c_str());
-    return "cannot rename " + temp + " to " + path;
-  }
-  return "";
+  return files::write_output_file(path, text);
 }
 
 namespace {

@@ -237,15 +237,18 @@ std::string instrument_source(const CompileLine::Source &source, const std::stri
 // make and Ninja track the user's file rather than the temporary copy.
 void fix_dependency_file(const std::string &path,
                          const std::vector<std::pair<std::string, std::string>> &renames) {
+  std::error_code ec;
+  if (path.empty() || !fs::is_regular_file(path, ec)) return; // `-MF /dev/null`: nothing to fix
   std::ifstream in(path, std::ios::binary);
-  if (path.empty() || !in) return;
+  if (!in) return;
   std::ostringstream data;
   data << in.rdbuf();
   std::string text = data.str();
+  const std::string written = text;
   for (const auto &[from, to] : renames)
     for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
       text.replace(at, from.size(), to);
-  write_file_atomically(path, text);
+  if (text != written) write_file_atomically(path, text);
 }
 
 struct Command {

@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
@@ -280,6 +281,16 @@ bool write_profile(const char *path, const WriteJob &job, char *error, std::size
     return false;
   }
 
+  // A path that names something other than a regular file (IDB_OUT=/dev/null, a FIFO) is
+  // written in place: renaming over it would replace the device with a file.
+  struct stat st {};
+  if (::stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+    int fd = ::open(path, O_WRONLY | O_CLOEXEC);
+    if (fd < 0) return fail(error, error_size, "cannot open", path);
+    bool ok = write_all(fd, b.data, b.size);
+    ok = (::close(fd) == 0) && ok;
+    return ok || fail(error, error_size, "cannot write", path);
+  }
   char temp[4096];
   if (std::snprintf(temp, sizeof temp, "%s.tmp.%ld", path, long(getpid())) >= int(sizeof temp)) {
     std::snprintf(error, error_size, "profile path too long: %s", path);

@@ -150,6 +150,13 @@ if [[ $kind == make-c ]]; then
   [[ $(cd "$work" && IDB_OUT=pp.idbprof ./pp) == 285 ]]
   "$paths" "$work/pp.idbprof" | grep -q 'work(...) \[pp.c:2\]' ||
     { echo "the preprocessed build has no probes:"; "$paths" "$work/pp.idbprof"; exit 1; }
+  # A dependency file that is not a regular file (`-MF /dev/null`; here a FIFO this script
+  # holds open, so nothing blocks) is left as it is: a rename over it would replace it.
+  mkfifo "$work/dep.fifo"
+  exec 3<>"$work/dep.fifo"
+  (cd "$work" && timeout 60 "$idb_cc" gcc -MD -MF "$work/dep.fifo" -c pp.c -o dep.o)
+  exec 3>&-
+  [[ -p $work/dep.fifo ]] || { echo "the FIFO given to -MF was replaced"; exit 1; }
   # The same with OpenMP pragmas that a header's macros spell as pragma lines
   # (`#define OMP_FOR #pragma omp for`), which only such a build can compile; the
   # worksharing loop is probed around its whole construct, once in each thread's CFH.

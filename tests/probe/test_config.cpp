@@ -11,8 +11,11 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <fcntl.h>
 #include <filesystem>
+#include <fstream>
 #include <string>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <vector>
 
@@ -131,6 +134,31 @@ TEST(Config, OutputPatternExpandsEveryPlaceholder) {
                 host_name() + "-%-" + start + "-%x-%",
             files[0]);
   EXPECT_EQ("pattern", profile.get("program"));
+}
+
+// IDB_OUT=/dev/null is a common way to throw the profile away; written by a rename, as
+// root, it would replace the machine's /dev/null with a file. A FIFO stands for it here:
+// the profile goes through it, and it stays a FIFO.
+TEST(Config, OutputThatIsNotARegularFileIsWrittenInPlace) {
+  idb::test::TempDir fifo_dir;
+  std::string fifo = fifo_dir.file("profile.fifo");
+  ASSERT_EQ(0, ::mkfifo(fifo.c_str(), 0600));
+  int fd = ::open(fifo.c_str(), O_RDWR | O_NONBLOCK); // a reader: the child's open goes on
+  ASSERT_GE(fd, 0);
+  Child child = run_child([] { some_probes(); }, Env{{"IDB_OUT", fifo}});
+  std::string bytes;
+  char buffer[4096];
+  for (ssize_t got; (got = ::read(fd, buffer, sizeof buffer)) > 0;)
+    bytes.append(buffer, std::size_t(got));
+  ::close(fd);
+  ASSERT_TRUE(child.ok()) << child.describe();
+  struct stat st {};
+  ASSERT_EQ(0, ::stat(fifo.c_str(), &st));
+  EXPECT_TRUE(S_ISFIFO(st.st_mode)) << "the FIFO was replaced";
+  std::string copy = fifo_dir.file("copy.idbprof");
+  std::ofstream(copy, std::ios::binary) << bytes;
+  auto result = idb::profile::read_profile(copy);
+  EXPECT_TRUE(result.profile) << result.error << " (" << bytes.size() << " bytes)";
 }
 
 TEST(Config, OutputEndingInSlashNamesADirectory) {
