@@ -285,7 +285,11 @@ private:
 
   int failed_ = 1;              // the exit status of the command that failed
   double bare_ = 0, tuned_ = 0; // the final measurement: s without probes, with the selection
-  std::string program_;         // the program's name, from its first profile
+  // The widest spread of one stage's repeated runs (longest over shortest, less 1), and the
+  // stage: more than twice the target, and the times move more than the probes can.
+  double widest_spread_ = 0;
+  std::string widest_stage_;
+  std::string program_; // the program's name, from its first profile
 
   // The program built and run without probes, then with a selection, one after the other.
   struct Measurement {
@@ -402,7 +406,7 @@ std::optional<double> Tuner::run_once(const std::string &stage, const std::strin
     line.insert(line.begin(), mpi.begin(), mpi.end());
   }
   std::cout << stage << ": running..." << std::flush;
-  std::optional<double> shortest;
+  std::optional<double> shortest, longest;
   for (int i = 0; i < a_.repeat; ++i) {
     std::string out = i == 0 ? folder : work_ + "/repeat";
     fs::create_directories(out);
@@ -427,6 +431,14 @@ std::optional<double> Tuner::run_once(const std::string &stage, const std::strin
     }
     std::cout << ' ' << fixed(wall, 2) << " s" << std::flush;
     shortest = std::min(shortest.value_or(wall), wall);
+    longest = std::max(longest.value_or(wall), wall);
+  }
+  double spread = *shortest > 0 ? *longest / *shortest - 1 : 0;
+  if (spread > 2 * a_.target_percent / 100)
+    std::cout << " (spread " << percent(spread) << ", over twice the target)";
+  if (spread > widest_spread_) {
+    widest_spread_ = spread;
+    widest_stage_ = stage;
   }
   std::cout << std::endl;
   return shortest;
@@ -775,6 +787,12 @@ int Tuner::run(store::Database &db, const std::string &prefix) {
                  "code around them (inlining, registers, caches), or what any instrumented "
                  "build costs (the runtime's start and finalize), or the machine's other work "
                  "(--repeat N takes the best of N runs)\n";
+  if (widest_spread_ > 2 * target)
+    std::cout << "note: the same build's repeated runs spread up to " << percent(widest_spread_)
+              << " (" << widest_stage_ << "), over twice the target of " << percent(target)
+              << ": the machine's other work moved the times more than the probes can, so the "
+                 "measured slow-downs above are not reliable. Tune again on a quieter machine, "
+                 "with a longer run, or with a larger --repeat\n";
   std::cout << "wrote " << a_.output << " and " << a_.edf << " (runs " << prefix << "-1.." << prefix
             << "-" << last.number << " and " << final_label << " in " << db.location() << ")\n";
   // The loop to make dynamic, unless the selection has one already.

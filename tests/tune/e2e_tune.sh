@@ -68,9 +68,15 @@ gcc $flags -o pristine "$src"
 ./pristine 200000 40 >pristine.txt
 cmp pristine.txt tuned.txt || fail "the tuned build computes something else"
 
-# --rounds 1: round 1 only prunes, and round 2 measures its prunes.
-"$idb" tune --build "$build" --run "./app 100000 10" --rounds 1 --db tune.db --label one \
-  --output one.sel >one.out 2>&1 || { cat one.out; fail "idb tune --rounds 1"; }
+# --rounds 1: round 1 only prunes, and round 2 measures its prunes. Every other run sleeps
+# a second first: the repeated runs disagree, and tune says its measurements are not reliable.
+"$idb" tune --build "$build" --run "if [ -e slow ]; then rm slow; else touch slow; sleep 1; fi; ./app 100000 10" \
+  --repeat 2 --rounds 1 --db tune.db --label one --output one.sel >one.out 2>&1 ||
+  { cat one.out; fail "idb tune --rounds 1"; }
+grep -Eq '^round 0: running\.\.\. [0-9.]+ s [0-9.]+ s \(spread [0-9.]+%, over twice the target\)$' one.out ||
+  { cat one.out; fail "no spread shown for round 0's disagreeing runs"; }
+grep -q "^note: the same build's repeated runs spread up to [0-9.]*% (" one.out ||
+  { cat one.out; fail "no note that the measurements are not reliable"; }
 # (round 2 may find one more probe to prune when the machine is busy: it is kept, unmeasured)
 grep -Eq '^round 2: .*; [0-9]+ to prune, 0 to grow into$' one.out || { cat one.out; fail "--rounds 1: no measuring round 2"; }
 grep -q "^exclude all id=$digits " one.sel || { cat one.sel; fail "--rounds 1: digits not pruned"; }
