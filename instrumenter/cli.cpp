@@ -128,8 +128,9 @@ void report_skipped(const std::vector<FileResult> &results, std::ostream &err) {
     }
   if (by_threshold > 0)
     err << "idb-instrument: note: " << by_threshold
-        << " small or bounded functions or short loops left without probes by the size rule "
-           "(see 'list'; 'set min-statements' and 'set bounded-weight' in the selection)\n";
+        << " small or bounded functions, short loops or loops their function's PROC measures "
+           "left without probes by the size rule (see 'list'; 'set min-statements' and 'set "
+           "bounded-weight' in the selection)\n";
 }
 
 int apply(Args &a, std::ostream &err) {
