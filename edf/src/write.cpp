@@ -3,11 +3,7 @@
 // part it changes, so the rest of the file stays byte for byte as the user wrote it.
 #include "lex.hpp"
 
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <fstream>
-#include <unistd.h>
+#include "idb/output_file.hpp"
 
 namespace idb::edf {
 
@@ -103,23 +99,7 @@ std::string write(const Document &doc) {
 }
 
 std::string save(const Document &doc, const std::string &path) {
-  std::string temp = path + ".tmp" + std::to_string(::getpid());
-  {
-    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    out << write(doc);
-    out.flush();
-    if (!out) {
-      std::string reason = std::strerror(errno);
-      std::remove(temp.c_str());
-      return path + ": cannot write: " + reason;
-    }
-  }
-  if (std::rename(temp.c_str(), path.c_str()) != 0) {
-    std::string reason = std::strerror(errno);
-    std::remove(temp.c_str());
-    return path + ": cannot replace: " + reason;
-  }
-  return "";
+  return files::write_output_file(path, write(doc));
 }
 
 std::optional<std::string> autoinst(const Document &doc) {

@@ -3,7 +3,7 @@
 
 #include "roles.hpp"
 
-#include <QSaveFile>
+#include "idb/output_file.hpp"
 
 namespace idb::gui {
 
@@ -62,18 +62,16 @@ QString toCsv(const std::vector<std::string> &columns,
   return out;
 }
 
+bool writeBytes(const QByteArray &bytes, const QString &path, QString &error) {
+  std::string why = files::write_output_file(
+      path.toStdString(), std::string(bytes.constData(), std::size_t(bytes.size())));
+  if (why.empty()) return true;
+  error = QString::fromStdString(why);
+  return false;
+}
+
 bool writeText(const QString &text, const QString &path, QString &error) {
-  QSaveFile file(path);
-  if (!file.open(QIODevice::WriteOnly)) {
-    error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
-    return false;
-  }
-  file.write(text.toUtf8());
-  if (!file.commit()) {
-    error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
-    return false;
-  }
-  return true;
+  return writeBytes(text.toUtf8(), path, error);
 }
 
 bool writeCsv(const QAbstractItemModel &model, const QString &path, QString &error,

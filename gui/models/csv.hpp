@@ -4,6 +4,7 @@
 #pragma once
 
 #include <QAbstractItemModel>
+#include <QByteArray>
 #include <QString>
 
 #include <string>
@@ -19,8 +20,12 @@ QString toCsv(const QAbstractItemModel &model, bool row_headers = false);
 QString toCsv(const std::vector<std::string> &columns,
               const std::vector<std::vector<std::string>> &rows);
 
-// Writes `text` to `path` as UTF-8, atomically; false with `error` set when the file
-// cannot be written.
+// Writes `bytes` to `path` whole (idb::files::write_output_file: a temporary file renamed
+// over it; a target that is not a regular file, /dev/null, written in place); false with
+// `error` ("cannot write PATH: REASON") when the file cannot be written.
+bool writeBytes(const QByteArray &bytes, const QString &path, QString &error);
+
+// writeBytes of `text` as UTF-8.
 bool writeText(const QString &text, const QString &path, QString &error);
 
 // Writes toCsv(model, row_headers) to `path`; false with `error` set when the file cannot

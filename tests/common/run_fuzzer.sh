@@ -24,6 +24,7 @@ edf)
   sources+=("$src/analysis/src/metric.cpp")   # the Value key names a metric
   sources+=("$src/reader/src/histogram.cpp")  # which the quantile metrics use
   sources+=("$src/reader/src/input_file.cpp") # read() goes through it
+  sources+=("$src/reader/src/output_file.cpp") # and save() through this
   includes=(-I"$src/edf/include" -I"$src/edf/src" -I"$src/analysis/include")
   cp "$src"/tests/edf/corpus/* "$out/corpus/"
   max_len=4096

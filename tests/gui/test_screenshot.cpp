@@ -16,7 +16,12 @@
 
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
+#include <filesystem>
 #include <fstream>
+#include <string>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace idb;
 
@@ -200,6 +205,20 @@ TEST(Screenshot, ExportsTheTreesOfTheRunAsAWhole) {
   EXPECT_EQ(text.rfind("category,rank 0,rank 1\n", 0), 0u) << text;
   // main() on rank 0: 9 s in its thread and 9 in the object; rank 1: its thread's 9 s.
   EXPECT_NE(text.find("\nmain(),18,9\n"), std::string::npos) << text;
+  // A target that is not a regular file (/dev/null; here a FIFO held open) is written in
+  // place and stays what it was.
+  const std::string fifo = dir.file("rows.fifo");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  int held = ::open(fifo.c_str(), O_RDWR | O_NONBLOCK);
+  ASSERT_GE(held, 0);
+  r = run_gui({"--db", QString::fromStdString(db->url()), "--export", QString::fromStdString(fifo),
+               "--view", "runs"});
+  char head[32] = {};
+  ssize_t got = ::read(held, head, sizeof head - 1);
+  ::close(held);
+  ASSERT_EQ(r.code, 0) << r.err.toStdString();
+  EXPECT_EQ(std::string(head, got > 0 ? std::size_t(got) : 0).rfind("label,program,", 0), 0u);
+  EXPECT_TRUE(std::filesystem::is_fifo(fifo)) << "the FIFO was replaced";
   // A file that cannot be written: one line, exit 1.
   r = run_gui({"--db", QString::fromStdString(db->url()), "--export",
                QString::fromStdString(dir.file("no/such/folder/tree.csv")), "--view", "tree"});

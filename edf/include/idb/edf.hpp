@@ -106,8 +106,9 @@ ParseResult read(const std::string &path);
 // the parsed text byte for byte.
 std::string write(const Document &doc);
 
-// Writes write(doc) to `path` atomically (a temporary file beside it, then rename), so an
-// interrupted write leaves the old file. Returns "" on success, else one line of error.
+// Writes write(doc) to `path` through idb::files::write_output_file (a temporary file
+// beside it, then rename, so an interrupted write leaves the old file; a path that is not
+// a regular file written in place). Returns "" on success, else one line of error.
 std::string save(const Document &doc, const std::string &path);
 
 // The [AUTOINST] body (the instrumenter's selection, verbatim), nullopt when the file has
