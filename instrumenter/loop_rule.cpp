@@ -64,13 +64,13 @@ public:
     // The size rule of functions, for loops: a short loop of little work is a few
     // statements, not a place a probe pays for itself. Open-ended loops always qualify.
     if (!site.candidate.forced && loop.trips >= 0 && loop.weight < sel.min_statements)
-      return "short loop (" + std::to_string(loop.trips) + " trips, weight " +
+      return std::string(kShortLoopReason) + " (" + std::to_string(loop.trips) + " trips, weight " +
              std::to_string(loop.weight) + " under " + std::to_string(sel.min_statements) + ")";
     if (!site.candidate.forced && ctx.bounded)
-      return "in a bounded function (weight " + std::to_string(ctx.scan.weight) + " under " +
-             std::to_string(sel.bounded_weight) + ")";
+      return std::string(kInBoundedReason) + " (weight " + std::to_string(ctx.scan.weight) +
+             " under " + std::to_string(sel.bounded_weight) + ")";
     if (!site.candidate.forced && ctx.nested_helper)
-      return "in a function called in nested loops (weight " + std::to_string(ctx.scan.weight) +
+      return std::string(kInNestedReason) + " (weight " + std::to_string(ctx.scan.weight) +
              " under " + std::to_string(sel.bounded_weight) + ")";
     if (!site.candidate.forced && ctx.whole_loop == &loop && ctx.proc_placed &&
         site.candidate.loop_mode == LoopMode::blackbox)

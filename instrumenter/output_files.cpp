@@ -5,9 +5,7 @@
 
 #include "idb/output_file.hpp"
 
-#include <cstdio>
 #include <filesystem>
-#include <fstream>
 
 namespace idb::instr {
 

@@ -45,20 +45,22 @@ public:
     const FunctionDecl &fd = *ctx.decl;
     bool is_main = fd.isMain();
     if (!is_main && !site.candidate.forced && sel.skip_inline && is_inline(fd))
-      return "inline function";
+      return kInlineReason;
     bool small = ctx.scan.long_loops == 0 && ctx.scan.weight < sel.min_statements;
     // These functions hold no loop of unknown length; loops of a constant trip count count
     // as their bodies repeated, and the reason says so.
     const char *loops = ctx.scan.loops.empty() ? "no loop" : "short loops only";
     if (!is_main && !site.candidate.forced && small)
-      return "small function (weight " + std::to_string(ctx.scan.weight) + " under " +
+      return std::string(kSmallReason) + " (weight " + std::to_string(ctx.scan.weight) + " under " +
              std::to_string(sel.min_statements) + ", " + loops + ")";
     if (!site.candidate.forced && ctx.bounded)
-      return "bounded function (weight " + std::to_string(ctx.scan.weight) + " under " +
-             std::to_string(sel.bounded_weight) + ", " + loops + ", calls only bounded code)";
+      return std::string(kBoundedReason) + " (weight " + std::to_string(ctx.scan.weight) +
+             " under " + std::to_string(sel.bounded_weight) + ", " + loops +
+             ", calls only bounded code)";
     if (!site.candidate.forced && ctx.nested_helper)
-      return "called in nested loops (weight " + std::to_string(ctx.scan.weight) + " under " +
-             std::to_string(sel.bounded_weight) + ", " + loops + ", its own work bounded)";
+      return std::string(kNestedReason) + " (weight " + std::to_string(ctx.scan.weight) +
+             " under " + std::to_string(sel.bounded_weight) + ", " + loops +
+             ", its own work bounded)";
     auto *body = dyn_cast<CompoundStmt>(fd.getBody());
     if (!body) return "function-try-block body";
     return open_after_brace(ctx, *body, site.candidate, kRankProc, edits);

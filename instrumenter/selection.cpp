@@ -232,14 +232,9 @@ const char *default_selection_text() {
 }
 
 bool skipped_by_size_rule(const std::string &reason) {
-  static const char *const kReasons[] = {"small function",
-                                         "short loop",
-                                         "inline function",
-                                         "bounded function",
-                                         "in a bounded function",
-                                         "called in nested loops",
-                                         "in a function called in nested loops",
-                                         kWholeWorkReason};
+  static const char *const kReasons[] = {kSmallReason,    kShortLoopReason, kInlineReason,
+                                         kBoundedReason,  kInBoundedReason, kNestedReason,
+                                         kInNestedReason, kWholeWorkReason};
   for (const char *r : kReasons)
     if (reason.rfind(r, 0) == 0) return true;
   return false;
@@ -250,7 +245,7 @@ bool skipped_as_whole_work(const std::string &reason) {
 }
 
 bool skipped_as_bounded(const std::string &reason) {
-  return reason.rfind("bounded function", 0) == 0 || reason.rfind("called in nested loops", 0) == 0;
+  return reason.rfind(kBoundedReason, 0) == 0 || reason.rfind(kNestedReason, 0) == 0;
 }
 
 Selection default_selection() {

@@ -50,6 +50,16 @@ SelectionResult parse_selection(const std::string &text, const std::string &name
 const char *default_selection_text();
 Selection default_selection();
 
+// How the size rule's skip reasons begin (the rules add the figures after them); the
+// classifiers below and `idb tune` read them back.
+inline constexpr const char *kSmallReason = "small function";
+inline constexpr const char *kShortLoopReason = "short loop";
+inline constexpr const char *kInlineReason = "inline function";
+inline constexpr const char *kBoundedReason = "bounded function";
+inline constexpr const char *kInBoundedReason = "in a bounded function";
+inline constexpr const char *kNestedReason = "called in nested loops";
+inline constexpr const char *kInNestedReason = "in a function called in nested loops";
+
 // Whether `reason`, a candidate's skip reason as the rules give it, is the size rule's: a
 // small or bounded function, a function called in nested loops, a loop of one of those, a
 // short loop, an inline function under skip-inline. An `id=` include places such a

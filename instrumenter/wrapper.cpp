@@ -244,11 +244,13 @@ void fix_dependency_file(const std::string &path,
   std::ostringstream data;
   data << in.rdbuf();
   std::string text = data.str();
-  const std::string written = text;
+  bool changed = false;
   for (const auto &[from, to] : renames)
-    for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+    for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
       text.replace(at, from.size(), to);
-  if (text != written) write_file_atomically(path, text);
+      changed = true;
+    }
+  if (changed) write_file_atomically(path, text);
 }
 
 struct Command {
