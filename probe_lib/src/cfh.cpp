@@ -61,9 +61,7 @@ double read_charge(const Cfh &c, std::uint64_t before, std::uint64_t after) {
 // it would move into the parent's exclusive time.
 std::uint64_t pop_frame(Cfh &c, std::uint64_t t, bool read_cpu) {
   Frame &f = c.stack[c.depth - 1];
-  if (f.special & kSpecialThrottled) {
-    ++c.nodes[f.node].stats.throttled;
-  } else if (f.node != kNoNode) {
+  if (!(f.special & kSpecialThrottled) && f.node != kNoNode) { // throttled: counted at start
     Node &n = c.nodes[f.node];
     if ((f.special & kSpecialCpu) && read_cpu) {
       std::uint64_t before = now(); // each frame's read measured apart: several may pop at once
@@ -205,7 +203,7 @@ std::uint32_t cfh_add_node(Cfh &c, std::uint32_t parent, int kind, int id, const
   std::uint64_t entry = now();
   std::uint32_t count = c.node_count.load(std::memory_order_relaxed);
   if (parent == kNoNode || count >= c.max_nodes) return kNoNode;
-  if (!c.children.insert(child_key(parent, id), count)) return kNoNode; // out of memory
+  if (!c.children.insert(child_key(parent, id), Child{count, 0})) return kNoNode; // no memory
   probe_seen(kind, id, description, file, line, function);
   Node &n = c.nodes[count];
   n.parent = parent;
@@ -220,6 +218,36 @@ std::uint32_t cfh_add_node(Cfh &c, std::uint32_t parent, int kind, int id, const
   if (dyn_wanted(kind, id) && dyn_attach(c, count)) n.mode |= kModeDynamic;
   n.stats.noise = double(now() - entry);
   return count;
+}
+
+void cfh_start_slow(Cfh &c, int kind, int id, const char *description, const char *file, int line,
+                    const char *function) {
+  if (c.depth >= c.limit) {
+    cfh_start_uncounted(c);
+    return;
+  }
+  std::uint32_t parent = c.stack[c.depth - 1].node;
+  Child *child = c.children.find(child_key(parent, id));
+  if (!child && cfh_add_node(c, parent, kind, id, description, file, line, function) != kNoNode)
+    child = c.children.find(child_key(parent, id));
+  if (!child) {
+    cfh_start_special(c, kNoNode, id);
+    return;
+  }
+  std::uint32_t mode = c.nodes[child->node].mode;
+  if ((mode & kModeThrottled) || child->untimed >= kUntimedThrottled) {
+    // The node's first activation since it throttled: from now on its entry says so.
+    child->untimed |= kUntimedThrottled;
+    cfh_start_throttled(c, *child, id);
+  } else if (mode) {
+    cfh_start_special(c, child->node, id);
+  } else {
+    Frame &f = c.stack[c.depth++];
+    f.node = child->node;
+    f.probe = id;
+    f.special = 0;
+    f.t0 = now();
+  }
 }
 
 void cfh_start_special(Cfh &c, std::uint32_t node, int id) {
@@ -249,6 +277,18 @@ void cfh_start_special(Cfh &c, std::uint32_t node, int id) {
   c.nodes[node].stats.noise += read_charge(c, f.t0, now());
 }
 
+std::uint64_t cfh_untimed(const Cfh &c, std::uint32_t node) {
+  const Node &n = c.nodes[node];
+  const Child *child = node ? c.children.find(child_key(n.parent, n.probe)) : nullptr;
+  return n.stats.throttled + (child ? child->untimed & ~kUntimedThrottled : 0);
+}
+
+int cfh_untimed_carry(Cfh &c, Child &child) {
+  c.nodes[child.node].stats.throttled += kUntimedFull & ~kUntimedThrottled;
+  child.untimed = kUntimedThrottled;
+  return 1;
+}
+
 void cfh_start_uncounted(Cfh &c) {
   if (c.depth == 0) return; // closed: nothing records
   ++c.depth_overflow;
@@ -261,12 +301,6 @@ void cfh_start_uncounted(Cfh &c) {
 }
 
 void cfh_stop_slow(Cfh &c, int id) {
-  const Frame &top = c.stack[std::int64_t(c.depth) - 1];     // the guard frame once closed
-  if (top.special == kSpecialThrottled && top.probe == id) { // counted; no clock read
-    ++c.nodes[top.node].stats.throttled;
-    --c.depth;
-    return;
-  }
   std::uint64_t t = now();
   if (c.uncounted) {
     if (--c.uncounted == 0) {
@@ -446,10 +480,8 @@ int cfh_dump(const Cfh &c, void *stream) {
       const char *text = probe_description(c.nodes[path[d]].probe, fallback, sizeof fallback);
       if (std::fprintf(out, d ? ";%s" : "%s", text) < 0) rc = -1;
     }
-    const idb_stats_t &s = c.nodes[node].stats;
-    if (std::fprintf(out, " %llu\n", static_cast<unsigned long long>(idb_stats_activations(&s))) <
-        0)
-      rc = -1;
+    std::uint64_t activations = c.nodes[node].stats.count + cfh_untimed(c, node);
+    if (std::fprintf(out, " %llu\n", static_cast<unsigned long long>(activations)) < 0) rc = -1;
     if (first[node] != kNoNode) {
       ++depth;
       node = first[node];

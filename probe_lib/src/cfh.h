@@ -64,8 +64,21 @@ constexpr std::uint32_t kSpecialDynamic = 32;   // a dynamic node's: its stop en
 struct DynState;
 constexpr std::uint32_t kMaxDynamicNodes = 8; // dynamic nodes one CFH keeps (dynamics.h)
 
-// The children of every node: (parent << 32 | probe) to the child's node index.
-using ChildTable = HashMap<std::uint32_t>;
+// A node's entry in the child table. `untimed` holds the node's throttled activations
+// not yet added to its record (stats.throttled; cfh_untimed gives the sum), with
+// kUntimedThrottled set once the node is throttled: a throttled start then counts here
+// and reads nothing else, and its stop only pops the frame. Inside code that sweeps much
+// memory between two activations, the node's two cache lines (its mode at start, its
+// count at stop) were a miss each (docs/PERFORMANCE.md, section 1b).
+struct Child {
+  std::uint32_t node;
+  std::uint32_t untimed;
+};
+constexpr std::uint32_t kUntimedThrottled = 0x80000000u;
+constexpr std::uint32_t kUntimedFull = 0xFFFFFFFFu; // carried into stats.throttled
+
+// The children of every node: (parent << 32 | probe) to the child's entry.
+using ChildTable = HashMap<Child>;
 
 // Limits and policy shared by every CFH of the process, fixed at initialisation.
 struct Limits {
@@ -165,8 +178,10 @@ void cfh_close_all(Cfh &c, std::uint64_t t);
 std::uint32_t cfh_add_node(Cfh &c, std::uint32_t parent, int kind, int id, const char *description,
                            const char *file, int line, const char *function);
 
-// The slow parts of start and stop: CPU timing, throttled nodes, caps, mismatches, the
-// root.
+// The slow parts of start and stop: new nodes, CPU timing, a node's first throttled
+// activation, caps, mismatches, the root.
+void cfh_start_slow(Cfh &c, int kind, int id, const char *description, const char *file, int line,
+                    const char *function);
 void cfh_start_special(Cfh &c, std::uint32_t node, int id);
 void cfh_start_uncounted(Cfh &c);
 void cfh_stop_slow(Cfh &c, int id);
@@ -227,52 +242,75 @@ inline std::uint64_t child_key(std::uint32_t parent, int id) {
 }
 
 inline std::uint32_t cfh_find(const Cfh &c, std::uint32_t parent, int id) {
-  const std::uint32_t *node = c.children.find(child_key(parent, id));
-  return node ? *node : kNoNode;
+  const Child *child = c.children.find(child_key(parent, id));
+  return child ? child->node : kNoNode;
 }
 
-inline void cfh_start(Cfh &c, int kind, int id, const char *description, const char *file, int line,
-                      const char *function) {
-  if (__builtin_expect(c.depth >= c.limit, 0)) {
-    cfh_start_uncounted(c);
-    return;
-  }
-  std::uint32_t parent = c.stack[c.depth - 1].node;
-  std::uint32_t node = cfh_find(c, parent, id);
-  if (__builtin_expect(node == kNoNode, 0))
-    node = cfh_add_node(c, parent, kind, id, description, file, line, function);
-  if (__builtin_expect(node == kNoNode || c.nodes[node].mode, 0)) {
-    if (node != kNoNode && (c.nodes[node].mode & kModeThrottled)) { // no clock, no call
-      Frame &f = c.stack[c.depth++];
-      f.node = node;
-      f.probe = id;
-      f.special = kSpecialThrottled;
-      return;
-    }
-    cfh_start_special(c, node, id);
-    return;
-  }
+// Every throttled activation of the node: its record's and those its entry still holds.
+std::uint64_t cfh_untimed(const Cfh &c, std::uint32_t node);
+
+// The pending count of the node's entry reached kUntimedFull: carried into the record.
+// Returns 1, for cfh_start_fast's tail call.
+int cfh_untimed_carry(Cfh &c, Child &child);
+
+// Counts a throttled activation in the node's entry and opens its frame: no clock read.
+// Returns 1.
+inline int cfh_start_throttled(Cfh &c, Child &child, int id) {
+  Frame &f = c.stack[c.depth++];
+  f.node = child.node;
+  f.probe = id;
+  f.special = kSpecialThrottled;
+  if (__builtin_expect(++child.untimed == kUntimedFull, 0)) return cfh_untimed_carry(c, child);
+  return 1;
+}
+
+// The common start: a node that exists, under the open frame, timed or throttled. Returns
+// 1 when it opened the frame, or 0 having changed nothing: everything else (a new node,
+// CPU timing, a dynamic node, a node's first throttled activation, a cap) is the slow
+// path's. Needs only the probe ID, so the caller (idb_start_fast) passes nothing else and
+// saves no register.
+inline int cfh_start_fast(Cfh &c, int id) {
+  if (__builtin_expect(c.depth >= c.limit, 0)) return 0;
+  Child *child = c.children.find(child_key(c.stack[c.depth - 1].node, id));
+  if (__builtin_expect(child == nullptr, 0)) return 0;
+  if (child->untimed >= kUntimedThrottled) return cfh_start_throttled(c, *child, id);
+  std::uint32_t node = child->node;
+  if (__builtin_expect(c.nodes[node].mode != 0, 0)) return 0;
   Frame &f = c.stack[c.depth++];
   f.node = node;
   f.probe = id;
   f.special = 0;
   f.t0 = now();
+  return 1;
 }
 
-// The frame is tested before the clock is read: a throttled or mismatched stop takes the
-// slow path, which reads the clock only when it times something.
-inline void cfh_stop(Cfh &c, int id) {
-  const Frame &f = c.stack[std::int64_t(c.depth) - 1];
-  if (__builtin_expect((f.probe != id) | (f.special != 0), 0)) {
-    cfh_stop_slow(c, id);
-    return;
-  }
+inline void cfh_start(Cfh &c, int kind, int id, const char *description, const char *file, int line,
+                      const char *function) {
+  if (!cfh_start_fast(c, id)) cfh_start_slow(c, kind, id, description, file, line, function);
+}
+
+// The timed stop of the top frame, which matches the stop. Kept out of cfh_stop, so that
+// the registers it needs are saved on its own path only, and a throttled stop saves none.
+__attribute__((noinline)) inline void cfh_stop_timed(Cfh &c) {
   std::uint64_t t = now();
+  const Frame &f = c.stack[c.depth - 1];
   Node &n = c.nodes[f.node];
   idb_stats_add(&n.stats, double(t - f.t0));
   n.mode = std::uint8_t(next_mode(c, n.stats));
   if (c.hist_mult) cfh_hist_add(c, f.node, n, t - f.t0);
   --c.depth;
+}
+
+// The frame is tested before the clock is read: a throttled or mismatched stop leaves
+// the timed path. A throttled activation was counted at its start.
+inline void cfh_stop(Cfh &c, int id) {
+  const Frame &f = c.stack[std::int64_t(c.depth) - 1];
+  if (__builtin_expect((f.probe == id) & (f.special == 0), 1)) return cfh_stop_timed(c);
+  if (f.special == kSpecialThrottled && f.probe == id) {
+    --c.depth;
+    return;
+  }
+  cfh_stop_slow(c, id);
 }
 
 } // namespace idb::rt

@@ -520,7 +520,8 @@ void dyn_iteration_end(Cfh &c, std::uint32_t node) {
   std::uint64_t signature = 0;
   for (std::uint32_t m = 0; m < d.members; ++m) {
     const idb_stats_t &st = c.nodes[d.member_node[m]].stats;
-    DynBase now{double(st.count + st.throttled), st.sum + double(st.throttled) * st.mean,
+    double untimed = double(cfh_untimed(c, d.member_node[m]));
+    DynBase now{double(st.count) + untimed, st.sum + untimed * st.mean,
                 double(st.bytes_sent + st.bytes_recv)};
     DynBase &was = d.base[m];
     e[m] = DynEntry{now.visits - was.visits, now.ticks - was.ticks};

@@ -244,6 +244,11 @@ void idb_start_at(int kind, int id, const char *description, const char *file, i
   start_on_thread(kind, id, description, file, line, function);
 }
 
+int idb_start_fast(int id) {
+  Cfh *c = t_cfh;
+  return c ? cfh_start_fast(*c, id) : 0;
+}
+
 void idb_stop(int id) {
   if (Cfh *c = t_cfh) cfh_stop(*c, id);
 }

@@ -68,11 +68,14 @@ void put_field(ByteBuffer &b, double value, double seconds_per_tick, idb_stats_u
 // `open_ticks` >= 0: the node is still open in a thread that finalize does not own; its
 // activation so far is written as one more sample, leaving the live record alone. The
 // noise written is the measured extra plus the calibrated cost of each activation, timed
-// or throttled; the root has none. Returns the count written (the open activation
-// included), which the node's histogram must match.
-std::uint64_t put_node(ByteBuffer &b, const Node &n, const WriteJob &job, double open_ticks) {
+// or throttled; the root has none. `untimed`: every throttled activation (cfh_untimed).
+// Returns the count written (the open activation included), which the node's histogram
+// must match.
+std::uint64_t put_node(ByteBuffer &b, const Node &n, const WriteJob &job, double open_ticks,
+                       std::uint64_t untimed) {
   const double s = 1.0 / job.ticks_per_second;
   idb_stats_t st = n.stats;
+  st.throttled = untimed;
   if (open_ticks >= 0) idb_stats_add(&st, open_ticks);
   st.noise = n.parent == kNoNode ? 0.0
                                  : double(st.count) * job.noise_ticks +
@@ -181,7 +184,7 @@ std::uint32_t put_cfh(ByteBuffer &b, const Cfh &c, const WriteJob &job) {
   b.put(c.depth_overflow);
   b.put_text(c.name);
   for (std::uint32_t i = 0; i < count; ++i)
-    written[i] = put_node(b, c.nodes[i], job, open_ticks[i]);
+    written[i] = put_node(b, c.nodes[i], job, open_ticks[i], cfh_untimed(c, i));
   end_section(b, at);
   if (c.hist_mult) put_hists(b, c, count, open_ticks, written);
   std::free(open_ticks);

@@ -42,24 +42,24 @@ private:
 // exceptions included. Without a CFH it uses the calling thread's default one.
 class Scope {
 public:
-  Scope(int kind, int id, const char *description, const char *file = nullptr, int line = 0,
-        const char *function = nullptr)
+  IDB_INLINE_ Scope(int kind, int id, const char *description, const char *file = nullptr,
+                    int line = 0, const char *function = nullptr)
       : Scope(static_cast<idb_cfh_t *>(nullptr), kind, id, description, file, line, function) {}
-  Scope(idb_cfh_t *cfh, int kind, int id, const char *description, const char *file = nullptr,
-        int line = 0, const char *function = nullptr)
+  IDB_INLINE_ Scope(idb_cfh_t *cfh, int kind, int id, const char *description,
+                    const char *file = nullptr, int line = 0, const char *function = nullptr)
       : cfh_(cfh), id_(id) {
-    if (idb_probes_off) return;
+    if (__builtin_expect(idb_probes_off, 0)) return;
     if (cfh_)
       idb_cfh_start_at(cfh_, kind, id, description, file, line, function);
-    else
+    else if (__builtin_expect(!idb_start_fast(id), 0))
       idb_start_at(kind, id, description, file, line, function);
   }
   // A null handle (probes off, or no memory for the CFH) falls back to the thread's CFH.
-  Scope(Cfh &cfh, int kind, int id, const char *description, const char *file = nullptr,
-        int line = 0, const char *function = nullptr)
+  IDB_INLINE_ Scope(Cfh &cfh, int kind, int id, const char *description, const char *file = nullptr,
+                    int line = 0, const char *function = nullptr)
       : Scope(cfh.get(), kind, id, description, file, line, function) {}
-  ~Scope() {
-    if (idb_probes_off) return;
+  IDB_INLINE_ ~Scope() {
+    if (__builtin_expect(idb_probes_off, 0)) return;
     if (cfh_)
       idb_cfh_stop(cfh_, id_);
     else

@@ -1,0 +1,91 @@
+// A node's entry in the child table (probe_lib/src/cfh.h), driven directly: once the node
+// throttles, its entry says so and counts its activations, and what the entry holds and
+// what the node's record holds add up to every throttled activation, exactly, also past
+// the 31 bits the entry keeps. The fast start declines whatever it does not handle and
+// changes nothing then.
+#include "cfh.h"
+
+#include "idb/probe.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+
+namespace idb::rt {
+namespace {
+
+struct Tree {
+  Cfh *cfh = nullptr;
+  explicit Tree(std::uint64_t throttle_after) {
+    Limits limits{};
+    limits.max_nodes = 8;
+    limits.max_depth = 8;
+    limits.cpu_threshold = __builtin_huge_val();
+    limits.throttle_after = throttle_after;
+    limits.throttle_ticks = __builtin_huge_val(); // every mean is short enough
+    cfh = cfh_create("entries", true, 0, limits);
+  }
+  ~Tree() { cfh_free(cfh); }
+  Tree(const Tree &) = delete;
+  Tree &operator=(const Tree &) = delete;
+
+  void pair(int id) {
+    cfh_start(*cfh, IDB_PROC, id, "seven", nullptr, 0, nullptr);
+    cfh_stop(*cfh, id);
+  }
+  Child &entry(int id) const { return *cfh->children.find(child_key(0, id)); }
+};
+
+TEST(ChildEntry, AThrottledNodeIsCountedInItsEntryAndItsStopOnlyPops) {
+  Tree t(2);
+  t.pair(7);
+  t.pair(7); // the second timed activation throttles the node
+  EXPECT_EQ(0u, t.entry(7).untimed) << "the entry learns it at the next start";
+  std::uint32_t node = t.entry(7).node;
+  EXPECT_EQ(kModeThrottled, t.cfh->nodes[node].mode & kModeThrottled);
+
+  cfh_start(*t.cfh, IDB_PROC, 7, "seven", nullptr, 0, nullptr);
+  EXPECT_EQ(kUntimedThrottled | 1u, t.entry(7).untimed);
+  EXPECT_EQ(kSpecialThrottled, t.cfh->stack[t.cfh->depth - 1].special);
+  cfh_stop(*t.cfh, 7);
+  EXPECT_EQ(1u, t.cfh->depth) << "only the root is open";
+  for (int i = 0; i < 10; ++i)
+    t.pair(7);
+  EXPECT_EQ(2u, t.cfh->nodes[node].stats.count) << "throttled activations are not timed";
+  EXPECT_EQ(0u, t.cfh->nodes[node].stats.throttled) << "the entry holds them";
+  EXPECT_EQ(11u, cfh_untimed(*t.cfh, node));
+}
+
+TEST(ChildEntry, TheEntrysCountCarriesIntoTheRecordExactly) {
+  Tree t(1);
+  t.pair(7);
+  t.pair(7); // the entry is marked throttled and counts 1
+  std::uint32_t node = t.entry(7).node;
+  // As if 2^31 - 2 throttled activations had run: the next one fills the entry's bits.
+  const std::uint32_t pending = kUntimedFull - kUntimedThrottled - 1;
+  t.entry(7).untimed = kUntimedThrottled | pending;
+  t.pair(7);
+  EXPECT_EQ(kUntimedThrottled, t.entry(7).untimed);
+  EXPECT_EQ(std::uint64_t(pending) + 1, t.cfh->nodes[node].stats.throttled);
+  t.pair(7);
+  EXPECT_EQ(std::uint64_t(pending) + 2, cfh_untimed(*t.cfh, node));
+  EXPECT_EQ(1u, t.cfh->nodes[node].stats.count);
+}
+
+TEST(ChildEntry, TheFastStartDeclinesWhatItDoesNotHandleAndChangesNothing) {
+  Tree t(~std::uint64_t(0)); // no throttling
+  EXPECT_EQ(0, cfh_start_fast(*t.cfh, 7)) << "a node not created yet";
+  EXPECT_EQ(1u, t.cfh->depth);
+  t.pair(7);
+  EXPECT_EQ(1, cfh_start_fast(*t.cfh, 7)) << "an existing timed node";
+  EXPECT_EQ(2u, t.cfh->depth);
+  cfh_stop(*t.cfh, 7);
+  std::uint32_t node = t.entry(7).node;
+  t.cfh->nodes[node].mode = kModeCpu; // CPU-timed: the slow path's
+  EXPECT_EQ(0, cfh_start_fast(*t.cfh, 7));
+  EXPECT_EQ(1u, t.cfh->depth);
+  EXPECT_EQ(2u, t.cfh->nodes[node].stats.count);
+}
+
+} // namespace
+} // namespace idb::rt
