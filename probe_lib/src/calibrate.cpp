@@ -1,14 +1,54 @@
-// Noise calibration. Rounds of back-to-back start/stop pairs give the cost of a pair
-// when nothing overlaps it, timed and throttled; the runtime calibrates at initialisation
-// and again at finalize, so a burst of load at either end does not decide the figure alone.
-// docs/PERFORMANCE.md measures how this charge compares with what probes really add
-// inside code of various grain.
+// Noise calibration: what one start/stop pair adds to the code around it, timed and
+// throttled. The runtime calibrates at initialisation and again at finalize, so a burst of
+// load at either end does not decide the figure alone.
+//
+// Back-to-back pairs do not measure it. Timed ones are bound by their two clock reads,
+// which real work overlaps: between calls of 190-290 ns a timed pair added 14-15 ns where
+// back-to-back pairs took 18. Throttled ones read no clock, so each overlaps the next,
+// which real work does not allow: they added 9-10 ns between those calls and took 3.4 back
+// to back. What matched both (docs/PERFORMANCE.md, section 5, "A fenced calibration") is
+// the pair's latency: each pair behind a fence that lets nothing after it start before
+// everything before it is done, less the same fence alone; for a timed pair, less two
+// fenced clock reads too, the part real work hides.
 #include "calibrate.h"
 
 #include "idb/probe.h"
 #include "probes.h"
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#endif
+
 namespace idb::rt {
+
+namespace {
+
+// Waits until every earlier instruction has completed before any later one starts. Off x86
+// the runtime has no such instruction and calibrates back to back, which over-charges
+// timed pairs and under-charges throttled ones.
+#if defined(__x86_64__) || defined(__i386__)
+constexpr bool kFenced = true;
+inline void fence() {
+  _mm_lfence();
+}
+#else
+constexpr bool kFenced = false;
+inline void fence() {}
+#endif
+
+constexpr int kPairs = 500;
+
+// Ticks per iteration of `body` behind a fence, over kPairs iterations.
+template <class Body> double fenced(Body body) {
+  std::uint64_t t0 = now();
+  for (int i = 0; i < kPairs; ++i) {
+    fence();
+    body();
+  }
+  return double(now() - t0) / kPairs;
+}
+
+} // namespace
 
 void calibrate_noise(Calibration &cal, const Limits &limits, Cfh *&thread_cfh) {
   Limits quiet = limits;
@@ -25,28 +65,30 @@ void calibrate_noise(Calibration &cal, const Limits &limits, Cfh *&thread_cfh) {
   int (*volatile start_fast)(int) = idb_start_fast;
   void (*volatile start)(int, int, const char *) = idb_start;
   void (*volatile stop)(int) = idb_stop;
-  constexpr int kRounds = 15, kPairs = 500;
+  auto pair = [&] {
+    if (!start_fast(kCalibrationProbe)) start(IDB_PROC, kCalibrationProbe, nullptr);
+    stop(kCalibrationProbe);
+  };
+  volatile std::uint64_t sink = 0;
+  constexpr int kRounds = 15;
   for (int r = -1; r < kRounds && cal.rounds < Calibration::kCapacity; ++r) {
-    std::uint64_t t0 = now();
-    for (int i = 0; i < kPairs; ++i) {
-      if (!start_fast(kCalibrationProbe)) start(IDB_PROC, kCalibrationProbe, nullptr);
-      stop(kCalibrationProbe);
-    }
-    std::uint64_t t1 = now();
+    double timed = fenced(pair);
     std::uint32_t node = cfh_find(*c, 0, kCalibrationProbe);
     if (node == kNoNode) break; // not recorded (out of memory): nothing to calibrate
     // The same node throttled: what an activation costs once it is only counted.
     c->nodes[node].mode = kModeThrottled;
-    for (int i = 0; i < kPairs; ++i) {
-      if (!start_fast(kCalibrationProbe)) start(IDB_PROC, kCalibrationProbe, nullptr);
-      stop(kCalibrationProbe);
-    }
-    std::uint64_t t2 = now();
+    double throttled = fenced(pair);
     c->nodes[node].mode = 0;
     c->children.find(child_key(0, kCalibrationProbe))->untimed = 0; // timed again
-    if (r >= 0) {                                                   // round -1 warms up
-      cal.per_pair[cal.rounds] = double(t1 - t0) / kPairs;
-      cal.per_throttled[cal.rounds++] = double(t2 - t1) / kPairs;
+    double alone = kFenced ? fenced([] {}) : 0.0;
+    double reads = kFenced ? fenced([&sink] {
+      sink = now();
+      sink = now();
+    })
+                           : 0.0;
+    if (r >= 0) { // round -1 warms up
+      cal.per_pair[cal.rounds] = timed > reads ? timed - reads : 0.0;
+      cal.per_throttled[cal.rounds++] = throttled > alone ? throttled - alone : 0.0;
     }
   }
   thread_cfh = saved;

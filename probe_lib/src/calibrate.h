@@ -12,8 +12,9 @@ struct Calibration {
   int rounds = 0;
 };
 
-// Times rounds of back-to-back pairs through the exported entry points on a private CFH
-// installed as the calling thread's for the while, and appends them to `cal`.
+// Times rounds of fenced pairs (calibrate.cpp says why) through the exported entry points
+// on a private CFH installed as the calling thread's for the while, and appends them to
+// `cal`.
 void calibrate_noise(Calibration &cal, const Limits &limits, Cfh *&thread_cfh);
 
 // The charge per activation: the lower quartile of the rounds, so that rounds slowed by

@@ -11,8 +11,10 @@ from pathlib import Path
 PAIR_BENCHES = [("BM_Flat", "flat, one probe"), ("BM_Nested3", "nested 3 deep, per pair"),
                 ("BM_Siblings100", "100 siblings, per pair"),
                 ("BM_ScopeMacro", "IDB_SCOPE macro (C++)")]
-GRAINS = (2000, 400, 50, 35, 10, 2)
+GRAINS = (2000, 400, 50, 44, 35, 10, 2)
 GOAL_RATIO, GOAL_OFF_NS, GOAL_ACCURACY_PCT = 1.25, 2.0, 1.0
+# The accuracy goal holds for calls of this many ns and longer; finer grains are shown.
+GOAL_ACCURACY_FROM_NS = 250.0
 
 
 def load_json(path):
@@ -157,7 +159,7 @@ def accuracy_table(out):
     print(f"{'grain':>5} {'ns/call':>8} {'relax ns':>9} {'flux ns':>8} {'activations':>11} "
           f"{'pristine s':>10} {'off s':>7} {'run':>6} {'s':>8} {'/pr':>6} {'cost/act':>8} "
           f"{'thr':>5} {'corrected':>9} {'error':>8}  checksums  goal |error| <= "
-          f"{GOAL_ACCURACY_PCT} %")
+          f"{GOAL_ACCURACY_PCT} % from {GOAL_ACCURACY_FROM_NS:.0f} ns/call")
     for grain in GRAINS:
         times, corrected, sums, summary = accuracy_runs(out, grain)
         best, off = min(times["pristine"]), min(times["off"])
@@ -176,7 +178,7 @@ def accuracy_table(out):
                   f"{'instr' if build == 'instrumented' else 'timed':>6} {run:8.4f} "
                   f"{run / best:6.3f} {cost:8.1f} {throttled / activations:5.2f} {corr:9.4f} "
                   f"{err:+7.2f}%  {'same' if len(sums) == 1 else 'DIFFER':9}  "
-                  f"{verdict(abs(err) <= GOAL_ACCURACY_PCT)}")
+                  f"{verdict(abs(err) <= GOAL_ACCURACY_PCT) if per_call >= GOAL_ACCURACY_FROM_NS else '-'}")
     profile = load_json(out / "accuracy-400-instrumented-1.profile.json")
     print(f"  calibrated noise charged per activation: "
           f"{profile['noise_per_activation_s'] * 1e9:.1f} ns timed, "
