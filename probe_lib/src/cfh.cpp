@@ -39,6 +39,7 @@ void push_root(Cfh &c) {
   root.special = kSpecialRoot;
   root.cpu0 = 0;
   c.depth = 1;
+  c.top = 0;
   c.limit = c.max_depth + 1; // the root is not one of the max_depth probes
   root.t0 = now();
 }
@@ -85,15 +86,16 @@ std::uint64_t pop_frame(Cfh &c, std::uint64_t t, bool read_cpu) {
       n.stats.noise += double(now() - before);
     }
   }
-  --c.depth;
+  cfh_pop(c);
   return t;
 }
 
 } // namespace
 
 Cfh *cfh_create(const char *name, bool named, int thread, const Limits &limits) {
-  auto *c = static_cast<Cfh *>(std::calloc(1, sizeof(Cfh)));
-  if (!c) return nullptr;
+  void *line = std::aligned_alloc(alignof(Cfh), sizeof(Cfh)); // sizeof is a multiple
+  if (!line) return nullptr;
+  auto *c = static_cast<Cfh *>(std::memset(line, 0, sizeof(Cfh)));
   c->max_nodes = limits.max_nodes < 2 ? 2 : limits.max_nodes;
   c->max_depth = limits.max_depth < 2 ? 2 : limits.max_depth;
   c->cpu_threshold = limits.cpu_threshold;
@@ -226,7 +228,7 @@ void cfh_start_slow(Cfh &c, int kind, int id, const char *description, const cha
     cfh_start_uncounted(c);
     return;
   }
-  std::uint32_t parent = c.stack[c.depth - 1].node;
+  std::uint32_t parent = c.top;
   Child *child = c.children.find(child_key(parent, id));
   if (!child && cfh_add_node(c, parent, kind, id, description, file, line, function) != kNoNode)
     child = c.children.find(child_key(parent, id));
@@ -243,7 +245,7 @@ void cfh_start_slow(Cfh &c, int kind, int id, const char *description, const cha
     cfh_start_special(c, child->node, id);
   } else {
     Frame &f = c.stack[c.depth++];
-    f.node = child->node;
+    f.node = c.top = child->node;
     f.probe = id;
     f.special = 0;
     f.t0 = now();
@@ -252,7 +254,7 @@ void cfh_start_slow(Cfh &c, int kind, int id, const char *description, const cha
 
 void cfh_start_special(Cfh &c, std::uint32_t node, int id) {
   Frame &f = c.stack[c.depth++];
-  f.node = node;
+  f.node = c.top = node;
   f.probe = id;
   f.cpu0 = 0;
   if (node == kNoNode) {

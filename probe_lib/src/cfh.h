@@ -110,13 +110,19 @@ struct WaitItem {
   std::uint64_t instances;
 };
 
-struct Cfh {
+// Allocated on a cache line of its own (cfh_create), whose first 64 bytes hold what a
+// start reads before it reaches the child table's slot.
+struct alignas(64) Cfh {
   // Hot: touched by every start/stop.
   Frame *stack;
   std::uint32_t depth; // open frames, the root's included; stack[-1] is a guard
   std::uint32_t limit; // start records while depth < limit (0 while uncounted > 0)
   Node *nodes;
   std::atomic<std::uint32_t> node_count;
+  // The top frame's node (stack[depth - 1].node), the parent of the next start: read from
+  // here, a start's chain of loads skips the stack's line, which code that sweeps memory
+  // between two probes evicts. Every push and pop sets it.
+  std::uint32_t top;
   ChildTable children;
   double cpu_threshold;
   std::uint64_t throttle_after;
@@ -257,7 +263,7 @@ int cfh_untimed_carry(Cfh &c, Child &child);
 // Returns 1.
 inline int cfh_start_throttled(Cfh &c, Child &child, int id) {
   Frame &f = c.stack[c.depth++];
-  f.node = child.node;
+  f.node = c.top = child.node;
   f.probe = id;
   f.special = kSpecialThrottled;
   if (__builtin_expect(++child.untimed == kUntimedFull, 0)) return cfh_untimed_carry(c, child);
@@ -271,13 +277,13 @@ inline int cfh_start_throttled(Cfh &c, Child &child, int id) {
 // saves no register.
 inline int cfh_start_fast(Cfh &c, int id) {
   if (__builtin_expect(c.depth >= c.limit, 0)) return 0;
-  Child *child = c.children.find(child_key(c.stack[c.depth - 1].node, id));
+  Child *child = c.children.find(child_key(c.top, id));
   if (__builtin_expect(child == nullptr, 0)) return 0;
   if (child->untimed >= kUntimedThrottled) return cfh_start_throttled(c, *child, id);
   std::uint32_t node = child->node;
   if (__builtin_expect(c.nodes[node].mode != 0, 0)) return 0;
   Frame &f = c.stack[c.depth++];
-  f.node = node;
+  f.node = c.top = node;
   f.probe = id;
   f.special = 0;
   f.t0 = now();
@@ -289,6 +295,12 @@ inline void cfh_start(Cfh &c, int kind, int id, const char *description, const c
   if (!cfh_start_fast(c, id)) cfh_start_slow(c, kind, id, description, file, line, function);
 }
 
+// Pops the top frame; the one below (the guard, below the root) is the top then.
+inline void cfh_pop(Cfh &c) {
+  --c.depth;
+  c.top = c.stack[std::int64_t(c.depth) - 1].node;
+}
+
 // The timed stop of the top frame, which matches the stop. Kept out of cfh_stop, so that
 // the registers it needs are saved on its own path only, and a throttled stop saves none.
 __attribute__((noinline)) inline void cfh_stop_timed(Cfh &c) {
@@ -298,7 +310,7 @@ __attribute__((noinline)) inline void cfh_stop_timed(Cfh &c) {
   idb_stats_add(&n.stats, double(t - f.t0));
   n.mode = std::uint8_t(next_mode(c, n.stats));
   if (c.hist_mult) cfh_hist_add(c, f.node, n, t - f.t0);
-  --c.depth;
+  cfh_pop(c);
 }
 
 // The frame is tested before the clock is read: a throttled or mismatched stop leaves
@@ -306,10 +318,7 @@ __attribute__((noinline)) inline void cfh_stop_timed(Cfh &c) {
 inline void cfh_stop(Cfh &c, int id) {
   const Frame &f = c.stack[std::int64_t(c.depth) - 1];
   if (__builtin_expect((f.probe == id) & (f.special == 0), 1)) return cfh_stop_timed(c);
-  if (f.special == kSpecialThrottled && f.probe == id) {
-    --c.depth;
-    return;
-  }
+  if (f.special == kSpecialThrottled && f.probe == id) return cfh_pop(c);
   cfh_stop_slow(c, id);
 }
 
