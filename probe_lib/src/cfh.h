@@ -69,7 +69,7 @@ constexpr std::uint32_t kMaxDynamicNodes = 8; // dynamic nodes one CFH keeps (dy
 // kUntimedThrottled set once the node is throttled: a throttled start then counts here
 // and reads nothing else, and its stop only pops the frame. Inside code that sweeps much
 // memory between two activations, the node's two cache lines (its mode at start, its
-// count at stop) were a miss each (docs/PERFORMANCE.md, section 1b).
+// count at stop) were a miss each (docs/PERFORMANCE.md, section 1c).
 struct Child {
   std::uint32_t node;
   std::uint32_t untimed;
