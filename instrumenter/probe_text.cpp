@@ -96,11 +96,11 @@ std::string scope_text(const Candidate &c, bool cxx) {
 }
 
 std::string start_text(const Candidate &c) {
-  return "idb_start_at(" + probe_args(c) + "); ";
+  return "idb_open_(" + probe_args(c) + "); ";
 }
 
 std::string stop_text(const Candidate &c) {
-  return " idb_stop(" + std::to_string(c.id) + ");";
+  return " idb_close_(" + std::to_string(c.id) + ");";
 }
 
 namespace {

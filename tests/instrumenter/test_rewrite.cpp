@@ -20,8 +20,8 @@ std::string abbreviate(std::string text) {
       R"re(idb_scope_open_\(0, IDB_(\w+), \d+, "([^"]*)", [^;]*\);)re");
   static const std::regex cxx_scope(
       R"re(::idb::Scope idb_probe_\d+\(IDB_(\w+), \d+, "([^"]*)", [^;]*\);)re");
-  static const std::regex start(R"re(idb_start_at\(IDB_(\w+), \d+, "([^"]*)", [^;]*\);)re");
-  static const std::regex stop(R"re(idb_stop\(\d+\);)re");
+  static const std::regex start(R"re(idb_open_\(IDB_(\w+), \d+, "([^"]*)", [^;]*\);)re");
+  static const std::regex stop(R"re(idb_close_\(\d+\);)re");
   text = std::regex_replace(text, c_scope, "<$1 $2>");
   text = std::regex_replace(text, cxx_scope, "<$1 $2>");
   text = std::regex_replace(text, start, "<start $1 $2>");

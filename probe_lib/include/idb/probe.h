@@ -124,6 +124,21 @@ IDB_API_ void idb_cfh_enter(idb_cfh_t *cfh);
  * mismatch of `cfh`. NULL, or probes off: does nothing. Never fails. */
 IDB_API_ void idb_cfh_leave(idb_cfh_t *cfh);
 
+/* The open and close idb-instrument writes around a declaration whose initialiser it
+ * probes (`T y = f(x);` cannot be put in a block of its own without hiding y): as the
+ * scope macros' own, the fast start first, and a load and a branch when probes are off. */
+static IDB_INLINE_ void idb_open_(int kind, int id, const char *description, const char *file,
+                                  int line, const char *function) {
+  if (__builtin_expect(idb_probes_off, 0)) return;
+  if (__builtin_expect(!idb_start_fast(id), 0))
+    idb_start_at(kind, id, description, file, line, function);
+}
+
+static IDB_INLINE_ void idb_close_(int id) {
+  if (__builtin_expect(idb_probes_off, 0)) return;
+  idb_stop(id);
+}
+
 /* ---- Scope macros for C: the probe closes on every way out of the enclosing block
  * (return, break, continue, goto, falling off the end), through the cleanup attribute
  * of GCC and Clang. In C++ the same macros use an RAII object and also close on
