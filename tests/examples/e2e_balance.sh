@@ -72,12 +72,15 @@ master_time=$(pick max description '^master\(' rank_of_max '^0$' ranks_reached '
 wait_time=$(pick max description '^MPI_Recv\(' rank_of_max '^0$' ranks_reached '^1$' <"$work/master.tsv")
 expect "master: only rank 0 runs master(), and waits in its MPI_Recv most of it" \
   "$wait_time / $master_time > 0.8"
-# ...and the replay says why: the workers' results come late (late sender), most of the
-# time the master spends in that MPI_Recv.
+# ...and the replay says why: the workers' results come late (late sender), a good part
+# of the time the master spends in that MPI_Recv. Not all of it: with more ranks than
+# cores, the master, polling in MPI_Recv, shares a core with the workers, and the time it
+# waits for the core after a result has been sent is no late sender's (0.47 of it in one
+# CI run beside other tests, 0.5 and more when the machine is quiet).
 query wait_states run=balance-master-1 >"$work/waits.tsv"
 late=$(pick seconds description '^MPI_Recv\(' pattern '^late sender$' worst_rank '^0$' <"$work/waits.tsv")
-expect "master: its MPI_Recv waits as a late sender most of the time it spends there" \
-  "$late / $wait_time > 0.5"
+expect "master: its MPI_Recv waits as a late sender a good part of the time it spends there" \
+  "$late / $wait_time > 0.3"
 
 # COALESCE of the equal runs: both runs; the tasks of both pooled.
 experiment balance/coalesce-repeats.edf --probe 'run_task(' >"$work/coalesce.tsv"
