@@ -64,6 +64,23 @@ TEST(Score, AThrottledProbesUntimedActivationsCountAtItsTimedMean) {
   EXPECT_EQ("throttled", analysis::verdict_name(helper.verdict));
 }
 
+TEST(Score, ARecursiveProbesInnerLevelsAreNotCountedAgainInItsOwnTime) {
+  Profile p;
+  p.cfhs.push_back(build_cfh(p, 1.0,
+                             "main 1 0.5\n"
+                             "main;walk 1 0.010 0.00001\n"
+                             "main;walk;walk 2 0.008 0.00002\n"
+                             "main;walk;walk;walk 4 0.006 0.00004\n"
+                             "main;other 1 0.1\n"
+                             "main;other;walk 1 0.002 0.00001\n"));
+  analysis::Score s = analysis::score(p, 0.05);
+  const ProbeScore &walk = find(s, "walk");
+  EXPECT_EQ(8u, walk.activations);
+  EXPECT_DOUBLE_EQ(0.00008, walk.noise) << "every level's activations cost";
+  EXPECT_DOUBLE_EQ(0.012, walk.own) << "the outer levels under main and under other";
+  EXPECT_DOUBLE_EQ(0.00008 / 0.012, walk.cost_share);
+}
+
 TEST(Score, OrdersByCostAndEstimatesTheRunsSlowDown) {
   analysis::Score s = analysis::score(run(), 0.05);
   std::vector<std::string> order;

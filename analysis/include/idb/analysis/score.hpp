@@ -2,7 +2,8 @@
 // prints, for deciding which probes a selection should keep. A probe's cost is its noise
 // (the calibrated cost of each activation, timed or throttled, plus what its slow paths
 // measured); its own time is its inclusive time, with a throttled node's untimed
-// activations counted at the mean of its timed ones. Pure functions: thread-safe, no I/O,
+// activations counted at the mean of its timed ones, and a recursive probe's inner levels
+// not counted again inside its outer ones. Pure functions: thread-safe, no I/O,
 // no throws except std::bad_alloc.
 #pragma once
 
@@ -30,7 +31,8 @@ struct ProbeScore {
   std::uint64_t activations = 0; // timed and throttled
   std::uint64_t throttled = 0;
   double mean = 0;       // s per timed activation
-  double own = 0;        // s: inclusive, throttled activations at `mean`
+  double own = 0;        // s: inclusive (a recursive probe's outermost levels only), each
+                         // node's throttled activations at its timed mean
   double exclusive = 0;  // s: inclusive minus the children's (their untimed time included)
   double noise = 0;      // s: the probe's measured cost
   double cost_share = 0; // noise / own; 0 when own is 0
