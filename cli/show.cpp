@@ -21,7 +21,8 @@ const char *kShowUsage = "usage: idb show [--prune PERCENT] [--no-cpu] [--quanti
 const char *kShowHelp =
     "Prints each profile's run metadata and every CFH as an indented tree: count,\n"
     "inclusive, exclusive and noise-corrected seconds, % of the parent, mean and\n"
-    "standard deviation per activation in microseconds, CPU seconds and noise.\n\n"
+    "standard deviation per activation in microseconds, CPU seconds and noise. Nodes\n"
+    "deeper than 40 levels (a recursion's) stop indenting and say their depth: '[41] f'.\n\n"
     "  --prune PERCENT  hide nodes below PERCENT of the root's inclusive time\n"
     "  --no-cpu         leave out the CPU columns\n"
     "  --quantiles      add the 50th, 90th and 99th percentile of each node's activations\n"

@@ -38,6 +38,12 @@ struct Column {
   std::size_t width;
 };
 constexpr Column kLabel{"probe", 5};
+// A deep tree (a recursive function gives a node per level, up to IDB_MAX_DEPTH) stays
+// readable: indentation stops growing at this depth, and deeper labels say their depth
+// ("[612] mark_group(...)"); the label column is at most this wide, and a longer label
+// pushes its own row's numbers right, not every row's.
+constexpr std::size_t kMaxIndentDepth = 40;
+constexpr std::size_t kMaxLabelWidth = 120;
 constexpr Column kCounts[] = {{"count", 10}, {"incl s", 12},  {"excl s", 12}, {"corr s", 12},
                               {"%par", 7},   {"mean us", 11}, {"sdev us", 11}};
 constexpr Column kQuantiles[] = {{"p50 us", 11}, {"p90 us", 11}, {"p99 us", 11}};
@@ -90,14 +96,13 @@ struct Printer {
     const idb_stats_t &s = cfh.nodes[i].stats;
     const NodeTimes &t = times[i];
     double parent = i == 0 ? t.inclusive : times[cfh.nodes[i].parent].inclusive;
-    Row r{std::string(2 * depth, ' ') + probe_label(profile, cfh.nodes[i].probe),
-          std::to_string(idb_stats_activations(&s)),
-          seconds(t.inclusive),
-          seconds(t.exclusive),
-          seconds(t.corrected),
-          fixed(parent > 0 ? 100.0 * t.inclusive / parent : 0.0, 2),
-          fixed(s.mean * 1e6, 3),
-          fixed(std::sqrt(idb_stats_variance(&s)) * 1e6, 3)};
+    std::string label(2 * std::min(depth, kMaxIndentDepth), ' ');
+    if (depth > kMaxIndentDepth) label += "[" + std::to_string(depth) + "] ";
+    label += probe_label(profile, cfh.nodes[i].probe);
+    Row r{std::move(label),       std::to_string(idb_stats_activations(&s)),
+          seconds(t.inclusive),   seconds(t.exclusive),
+          seconds(t.corrected),   fixed(parent > 0 ? 100.0 * t.inclusive / parent : 0.0, 2),
+          fixed(s.mean * 1e6, 3), fixed(std::sqrt(idb_stats_variance(&s)) * 1e6, 3)};
     if (options.show_quantiles)
       for (double q : kQuantileLevels) {
         double value = quantile_seconds(cfh.nodes[i], q);
@@ -168,9 +173,10 @@ struct Printer {
     for (const Row &r : table)
       for (std::size_t c = 0; c < r.size(); ++c)
         width[c] = std::max(width[c], r[c].size());
+    width[0] = std::min(width[0], std::max(kMaxLabelWidth, kLabel.width));
     std::string line;
     for (const Row &r : table) {
-      line.assign(r[0]).append(width[0] - r[0].size(), ' ');
+      line.assign(r[0]).append(width[0] - std::min(width[0], r[0].size()), ' ');
       for (std::size_t c = 1; c < r.size(); ++c)
         line.append(width[c] - r[c].size() + 1, ' ').append(r[c]);
       line += '\n';

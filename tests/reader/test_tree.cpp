@@ -204,15 +204,40 @@ TEST(PrintTree, KeepsEveryColumnOfRowsNestedDeeperThanALine) {
   std::ostringstream out;
   profile::print_tree(out, p, build_cfh(p, 1, lines));
   std::istringstream in(out.str());
-  std::string line;
+  std::string line, deepest;
   int rows = 0;
+  std::size_t widest = 0;
   while (std::getline(in, line)) {
     std::istringstream words(line);
     std::vector<std::string> fields{std::istream_iterator<std::string>(words), {}};
-    ASSERT_EQ(rows ? 11u : 19u, fields.size()) << "row " << rows << ": " << line;
+    // Below depth 40 a row's label also names its depth ("[41] f"): one word more.
+    std::size_t expected = rows == 0 ? 19u : rows - 1 > 40 ? 12u : 11u;
+    ASSERT_EQ(expected, fields.size()) << "row " << rows << ": " << line;
+    widest = std::max(widest, line.size());
+    deepest = line;
     ++rows;
   }
   EXPECT_EQ(302, rows); // header, root, 300 nodes
+  // The indentation stops at 40 levels: no row is 600 spaces wide.
+  EXPECT_LT(widest, 250u);
+  EXPECT_EQ(std::string(80, ' ') + "[300] f ", deepest.substr(0, 88));
+}
+
+TEST(PrintTree, ALabelWiderThanTheColumnPushesOnlyItsOwnRowRight) {
+  Profile p;
+  std::string name(200, 'x');
+  std::ostringstream out;
+  profile::print_tree(out, p, build_cfh(p, 1, "main 1 1\nmain;" + name + " 1 0.5\n"), {0.0, false});
+  std::istringstream in(out.str());
+  std::string header, root, main, wide;
+  std::getline(in, header);
+  std::getline(in, root);
+  std::getline(in, main);
+  std::getline(in, wide);
+  EXPECT_EQ(header.size(), main.size()) << "the column is 120 wide, not 204";
+  EXPECT_EQ(header.substr(0, 120), std::string("probe") + std::string(115, ' ')) << header;
+  EXPECT_EQ("    " + name + " ", wide.substr(0, 205)) << "one space, then its numbers";
+  EXPECT_GT(wide.size(), main.size());
 }
 
 TEST(PrintProfile, PrintsTheRunHeaderThenEveryCfh) {
