@@ -73,13 +73,13 @@ void calibrate_noise(Calibration &cal, const Limits &limits, Cfh *&thread_cfh) {
   constexpr int kRounds = 15;
   for (int r = -1; r < kRounds && cal.rounds < Calibration::kCapacity; ++r) {
     double timed = fenced(pair);
-    std::uint32_t node = cfh_find(*c, 0, kCalibrationProbe);
-    if (node == kNoNode) break; // not recorded (out of memory): nothing to calibrate
+    Child *entry = c->children.find(child_key(0, kCalibrationProbe));
+    if (!entry) break; // not recorded (out of memory): nothing to calibrate
     // The same node throttled: what an activation costs once it is only counted.
-    c->nodes[node].mode = kModeThrottled;
+    c->nodes[entry->node].mode = kModeThrottled;
     double throttled = fenced(pair);
-    c->nodes[node].mode = 0;
-    c->children.find(child_key(0, kCalibrationProbe))->untimed = 0; // timed again
+    c->nodes[entry->node].mode = 0;
+    entry->untimed = 0; // unmarked and uncounted: timed again
     double alone = kFenced ? fenced([] {}) : 0.0;
     double reads = kFenced ? fenced([&sink] {
       sink = now();

@@ -237,7 +237,7 @@ void cfh_start_slow(Cfh &c, int kind, int id, const char *description, const cha
     return;
   }
   std::uint32_t mode = c.nodes[child->node].mode;
-  if ((mode & kModeThrottled) || child->untimed >= kUntimedThrottled) {
+  if (mode & kModeThrottled) { // an entry already marked takes the fast path
     // The node's first activation since it throttled: from now on its entry says so.
     child->untimed |= kUntimedThrottled;
     cfh_start_throttled(c, *child, id);

@@ -124,9 +124,10 @@ IDB_API_ void idb_cfh_enter(idb_cfh_t *cfh);
  * mismatch of `cfh`. NULL, or probes off: does nothing. Never fails. */
 IDB_API_ void idb_cfh_leave(idb_cfh_t *cfh);
 
-/* The open and close idb-instrument writes around a declaration whose initialiser it
- * probes (`T y = f(x);` cannot be put in a block of its own without hiding y): as the
- * scope macros' own, the fast start first, and a load and a branch when probes are off. */
+/* A probe's open and close in the thread's current CFH, as the scope macros (C and C++)
+ * make them, and as idb-instrument writes them around a declaration whose initialiser it
+ * probes (`T y = f(x);` cannot be put in a block of its own without hiding y): the fast
+ * start first, and a load and a branch when probes are off. */
 static IDB_INLINE_ void idb_open_(int kind, int id, const char *description, const char *file,
                                   int line, const char *function) {
   if (__builtin_expect(idb_probes_off, 0)) return;
@@ -159,20 +160,18 @@ static IDB_INLINE_ idb_scope_t idb_scope_open_(idb_cfh_t *cfh, int kind, int id,
   idb_scope_t scope;
   scope.cfh = cfh;
   scope.id = id;
-  if (__builtin_expect(idb_probes_off, 0)) return scope;
-  if (cfh)
+  if (!cfh)
+    idb_open_(kind, id, description, file, line, function);
+  else if (!__builtin_expect(idb_probes_off, 0))
     idb_cfh_start_at(cfh, kind, id, description, file, line, function);
-  else if (__builtin_expect(!idb_start_fast(id), 0))
-    idb_start_at(kind, id, description, file, line, function);
   return scope;
 }
 
 static IDB_INLINE_ void idb_scope_close_(idb_scope_t *scope) {
-  if (__builtin_expect(idb_probes_off, 0)) return;
-  if (scope->cfh)
+  if (!scope->cfh)
+    idb_close_(scope->id);
+  else if (!__builtin_expect(idb_probes_off, 0))
     idb_cfh_stop(scope->cfh, scope->id);
-  else
-    idb_stop(scope->id);
 }
 
 /* `unused`: Clang's -Wunused-variable does not count the cleanup as a use. */

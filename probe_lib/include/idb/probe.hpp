@@ -48,22 +48,20 @@ public:
   IDB_INLINE_ Scope(idb_cfh_t *cfh, int kind, int id, const char *description,
                     const char *file = nullptr, int line = 0, const char *function = nullptr)
       : cfh_(cfh), id_(id) {
-    if (__builtin_expect(idb_probes_off, 0)) return;
-    if (cfh_)
+    if (!cfh_)
+      idb_open_(kind, id, description, file, line, function);
+    else if (!__builtin_expect(idb_probes_off, 0))
       idb_cfh_start_at(cfh_, kind, id, description, file, line, function);
-    else if (__builtin_expect(!idb_start_fast(id), 0))
-      idb_start_at(kind, id, description, file, line, function);
   }
   // A null handle (probes off, or no memory for the CFH) falls back to the thread's CFH.
   IDB_INLINE_ Scope(Cfh &cfh, int kind, int id, const char *description, const char *file = nullptr,
                     int line = 0, const char *function = nullptr)
       : Scope(cfh.get(), kind, id, description, file, line, function) {}
   IDB_INLINE_ ~Scope() {
-    if (__builtin_expect(idb_probes_off, 0)) return;
-    if (cfh_)
+    if (!cfh_)
+      idb_close_(id_);
+    else if (!__builtin_expect(idb_probes_off, 0))
       idb_cfh_stop(cfh_, id_);
-    else
-      idb_stop(id_);
   }
   Scope(const Scope &) = delete;
   Scope &operator=(const Scope &) = delete;
