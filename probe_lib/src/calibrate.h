@@ -15,7 +15,7 @@ struct Calibration {
 // Times rounds of fenced pairs (calibrate.cpp says why) through the exported entry points
 // on a private CFH installed as the calling thread's for the while, and appends them to
 // `cal`.
-void calibrate_noise(Calibration &cal, const Limits &limits, Cfh *&thread_cfh);
+void calibrate_noise(Calibration &cal, const Limits &limits);
 
 // The charge per activation: the lower quartile of the rounds, so that rounds slowed by
 // other work on the machine do not inflate it. 0 without rounds.

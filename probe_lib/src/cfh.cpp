@@ -38,8 +38,9 @@ void push_root(Cfh &c) {
   root.probe = 0;
   root.special = kSpecialRoot;
   root.cpu0 = 0;
+  root.parent = kNoNode;
   c.depth = 1;
-  c.top = 0;
+  c.hot.top = 0;
   c.limit = c.max_depth + 1; // the root is not one of the max_depth probes
   root.t0 = now();
 }
@@ -127,8 +128,13 @@ Cfh *cfh_create(const char *name, bool named, int thread, const Limits &limits) 
     std::free(c);
     return nullptr;
   }
-  frames[0] = Frame{0, 0, kNoNode, 0, kSpecialRoot, 0}; // the guard below the root
+  frames[0] = Frame{}; // the guard below the root
+  frames[0].node = kNoNode;
+  frames[0].special = kSpecialRoot;
+  frames[0].parent = kNoNode;
   c->stack = frames + 1;
+  c->hot.sites = c->sites;
+  cfh_sites_clear(*c);
   Node &root = c->nodes[0];
   root.parent = kNoNode;
   root.probe = 0;
@@ -186,6 +192,7 @@ bool cfh_add_wait(Cfh &c, std::uint32_t node, std::uint32_t pattern, double seco
 
 void cfh_reopen(Cfh &c) {
   c.uncounted = 0;
+  cfh_sites_clear(c);
   c.in_use = true;
   push_root(c);
 }
@@ -205,7 +212,9 @@ std::uint32_t cfh_add_node(Cfh &c, std::uint32_t parent, int kind, int id, const
   std::uint64_t entry = now();
   std::uint32_t count = c.node_count.load(std::memory_order_relaxed);
   if (parent == kNoNode || count >= c.max_nodes) return kNoNode;
+  const void *slots = c.children.slots();
   if (!c.children.insert(child_key(parent, id), Child{count, 0})) return kNoNode; // no memory
+  if (c.children.slots() != slots) cfh_sites_clear(c); // the entries moved
   probe_seen(kind, id, description, file, line, function);
   Node &n = c.nodes[count];
   n.parent = parent;
@@ -228,7 +237,7 @@ void cfh_start_slow(Cfh &c, int kind, int id, const char *description, const cha
     cfh_start_uncounted(c);
     return;
   }
-  std::uint32_t parent = c.top;
+  std::uint32_t parent = c.hot.top;
   Child *child = c.children.find(child_key(parent, id));
   if (!child && cfh_add_node(c, parent, kind, id, description, file, line, function) != kNoNode)
     child = c.children.find(child_key(parent, id));
@@ -245,7 +254,8 @@ void cfh_start_slow(Cfh &c, int kind, int id, const char *description, const cha
     cfh_start_special(c, child->node, id);
   } else {
     Frame &f = c.stack[c.depth++];
-    f.node = c.top = child->node;
+    f.parent = c.hot.top;
+    f.node = c.hot.top = child->node;
     f.probe = id;
     f.special = 0;
     f.t0 = now();
@@ -254,13 +264,13 @@ void cfh_start_slow(Cfh &c, int kind, int id, const char *description, const cha
 
 void cfh_start_special(Cfh &c, std::uint32_t node, int id) {
   Frame &f = c.stack[c.depth++];
-  f.node = c.top = node;
+  std::uint32_t parent = f.parent = c.hot.top;
+  f.node = c.hot.top = node;
   f.probe = id;
   f.cpu0 = 0;
   if (node == kNoNode) {
     // Not recorded, but its bookkeeping still lands in the nearest recorded ancestor.
-    const Frame &parent = c.stack[c.depth - 2];
-    f.charge = parent.node != kNoNode ? parent.node : parent.charge;
+    f.charge = parent != kNoNode ? parent : c.stack[c.depth - 2].charge;
     c.nodes[f.charge].stats.noise += c.hidden_charge;
     ++c.overflow;
     f.special = kSpecialNoNode;
@@ -295,7 +305,10 @@ void cfh_start_uncounted(Cfh &c) {
   if (c.depth == 0) return; // closed: nothing records
   ++c.depth_overflow;
   const Frame &top = c.stack[c.depth - 1];
-  c.nodes[top.node != kNoNode ? top.node : top.charge].stats.noise += c.hidden_charge;
+  std::uint32_t inner = c.hot.top != kNoNode  ? c.hot.top
+                        : top.node != kNoNode ? top.node
+                                              : top.charge;
+  c.nodes[inner].stats.noise += c.hidden_charge;
   if (c.uncounted++ == 0) {
     c.limit = 0;
     c.stack[c.depth - 1].special |= kSpecialUncounted;

@@ -7,10 +7,12 @@
 
 #include "hash_map.h"
 #include "idb/histogram.h"
+#include "idb/probe.h"
 #include "idb/stats.h"
 #include "timer.h"
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 
 namespace idb::rt {
@@ -46,13 +48,19 @@ constexpr std::uint32_t kModeThrottled = 2; // activations are only counted (thr
 constexpr std::uint32_t kModeDynamic = 4;   // activations are iterations (dynamics.h)
 
 struct Frame {
-  std::uint64_t t0;   // wall ticks at the end of start
-  std::uint64_t cpu0; // thread CPU ns at start, when CPU-timed
+  std::uint64_t t0; // wall ticks at the end of start
+  union {
+    std::uint64_t cpu0;   // thread CPU ns at start, when CPU-timed
+    std::uint32_t charge; // unrecorded: the recorded node their noise is charged to
+  };
   std::uint32_t node; // kNoNode when the node cap was reached
   std::int32_t probe;
   std::uint32_t special; // kSpecial* bits: stop takes the slow path
-  std::uint32_t charge;  // unrecorded frames: the recorded node their noise is charged to
+  // The innermost node when the frame opened, innermost again when it closes: the frame
+  // below's, or a throttled node the site cache counted and that has no frame.
+  std::uint32_t parent;
 };
+static_assert(sizeof(Frame) == 32, "two frames to a cache line");
 
 constexpr std::uint32_t kSpecialRoot = 1;       // the root frame, or the guard below it
 constexpr std::uint32_t kSpecialCpu = 2;        // CPU-timed activation
@@ -113,16 +121,16 @@ struct WaitItem {
 // Allocated on a cache line of its own (cfh_create), whose first 64 bytes hold what a
 // start reads before it reaches the child table's slot.
 struct alignas(64) Cfh {
-  // Hot: touched by every start/stop.
+  // Hot: touched by every start/stop. First, what the scope macros read inline
+  // (idb/probe.h): `hot.top` is the innermost open node (the parent of the next start;
+  // read from here, a start's chain of loads skips the stack's line, which code that
+  // sweeps memory between two probes evicts), and `hot.sites` points at `sites` below.
+  idb_hot_t hot;
   Frame *stack;
   std::uint32_t depth; // open frames, the root's included; stack[-1] is a guard
   std::uint32_t limit; // start records while depth < limit (0 while uncounted > 0)
   Node *nodes;
   std::atomic<std::uint32_t> node_count;
-  // The top frame's node (stack[depth - 1].node), the parent of the next start: read from
-  // here, a start's chain of loads skips the stack's line, which code that sweeps memory
-  // between two probes evicts. Every push and pop sets it.
-  std::uint32_t top;
   ChildTable children;
   double cpu_threshold;
   std::uint64_t throttle_after;
@@ -161,7 +169,16 @@ struct alignas(64) Cfh {
   // Dynamic nodes (dynamics.h), in creation order; created at the node's creation.
   DynState *dyn[kMaxDynamicNodes];
   std::uint32_t dyn_count;
+  // The site cache (idb_hot_t): throttled nodes, each at its probe ID's low bits.
+  alignas(64) idb_site_t sites[IDB_SITES_];
 };
+static_assert(offsetof(Cfh, hot) == 0, "idb_hot_ points at the CFH's head");
+
+// Empties the site cache: every entry's key all ones, which no (parent, probe) pair has.
+inline void cfh_sites_clear(Cfh &c) {
+  for (idb_site_t &site : c.sites)
+    site = idb_site_t{~0ull, nullptr};
+}
 
 // Allocates a CFH with its root node open. Returns nullptr when memory is exhausted.
 Cfh *cfh_create(const char *name, bool named, int thread, const Limits &limits);
@@ -262,8 +279,11 @@ int cfh_untimed_carry(Cfh &c, Child &child);
 // Counts a throttled activation in the node's entry and opens its frame: no clock read.
 // Returns 1.
 inline int cfh_start_throttled(Cfh &c, Child &child, int id) {
+  c.sites[std::uint32_t(id) & (IDB_SITES_ - 1)] =
+      idb_site_t{child_key(c.hot.top, id), &child.untimed};
   Frame &f = c.stack[c.depth++];
-  f.node = c.top = child.node;
+  f.parent = c.hot.top;
+  f.node = c.hot.top = child.node;
   f.probe = id;
   f.special = kSpecialThrottled;
   if (__builtin_expect(++child.untimed == kUntimedFull, 0)) return cfh_untimed_carry(c, child);
@@ -277,13 +297,14 @@ inline int cfh_start_throttled(Cfh &c, Child &child, int id) {
 // saves no register.
 inline int cfh_start_fast(Cfh &c, int id) {
   if (__builtin_expect(c.depth >= c.limit, 0)) return 0;
-  Child *child = c.children.find(child_key(c.top, id));
+  Child *child = c.children.find(child_key(c.hot.top, id));
   if (__builtin_expect(child == nullptr, 0)) return 0;
   if (child->untimed >= kUntimedThrottled) return cfh_start_throttled(c, *child, id);
   std::uint32_t node = child->node;
   if (__builtin_expect(c.nodes[node].mode != 0, 0)) return 0;
   Frame &f = c.stack[c.depth++];
-  f.node = c.top = node;
+  f.parent = c.hot.top;
+  f.node = c.hot.top = node;
   f.probe = id;
   f.special = 0;
   f.t0 = now();
@@ -295,10 +316,9 @@ inline void cfh_start(Cfh &c, int kind, int id, const char *description, const c
   if (!cfh_start_fast(c, id)) cfh_start_slow(c, kind, id, description, file, line, function);
 }
 
-// Pops the top frame; the one below (the guard, below the root) is the top then.
+// Pops the top frame; what was innermost when it opened is again.
 inline void cfh_pop(Cfh &c) {
-  --c.depth;
-  c.top = c.stack[std::int64_t(c.depth) - 1].node;
+  c.hot.top = c.stack[--c.depth].parent;
 }
 
 // The timed stop of the top frame, which matches the stop. Kept out of cfh_stop, so that

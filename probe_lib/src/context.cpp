@@ -1,6 +1,7 @@
 // idb_cfh_enter and idb_cfh_leave: a per-thread stack of entered CFHs over the thread's
-// default one. Entering and leaving only move t_cfh, the pointer idb_start and idb_stop
-// already read, so probes cost the same inside an enter as outside. Each thread owns its
+// default one. Entering and leaving only move the pointer to the current CFH (cur_cfh),
+// which idb_start, idb_stop and the scope macros already read, so probes cost the same
+// inside an enter as outside. Each thread owns its
 // stack; a named CFH is used from one thread at a time (probe.h), so nothing here locks
 // except what idb_cfh_destroy holds when it calls context_drop.
 #include "context.h"
@@ -68,7 +69,7 @@ void context_drop(Cfh *c) {
     e.routes = false;
     ++c->mismatches;
   }
-  t_cfh = current();
+  set_cur_cfh(current());
 }
 
 } // namespace idb::rt
@@ -91,7 +92,7 @@ void idb_cfh_enter(idb_cfh_t *handle) {
   bool routes = c->in_use && (c->named || c == x.home);
   if (!routes) ++c->mismatches;
   x.entries[x.depth++] = Entry{c, routes};
-  if (routes) t_cfh = c;
+  if (routes) set_cur_cfh(c);
 }
 
 void idb_cfh_leave(idb_cfh_t *handle) {
@@ -111,7 +112,7 @@ void idb_cfh_leave(idb_cfh_t *handle) {
   }
   if (k != x.depth) ++c->mismatches; // enters inside it were not left: they end here too
   x.depth = k - 1;
-  t_cfh = current();
+  set_cur_cfh(current());
 }
 
 } // extern "C"

@@ -1,7 +1,7 @@
 // Which CFH the calling thread's probes record in. Every thread has a default CFH (its
 // "home", claimed at its first probe); idb_cfh_enter makes a named CFH current until the
 // matching idb_cfh_leave, and enters nest as a stack. The hot path never looks here: it
-// reads t_cfh (runtime.h), which these functions keep pointing at the current CFH.
+// reads cur_cfh() (runtime.h), which these functions keep pointing at the current CFH.
 #pragma once
 
 #include "cfh.h"

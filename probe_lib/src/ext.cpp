@@ -16,7 +16,7 @@ using namespace idb::rt;
 namespace {
 
 Cfh *recording_cfh() {
-  Cfh *c = t_cfh;
+  Cfh *c = cur_cfh();
   if (__builtin_expect(c == nullptr, 0)) {
     if (g_rt.state.load(std::memory_order_relaxed) > kRunning) return nullptr;
     c = claim_thread_cfh();
@@ -24,11 +24,12 @@ Cfh *recording_cfh() {
   return c;
 }
 
-// The innermost open, recorded node of `c` other than the root; kNoNode when there is
-// none (nothing open, activations past a cap on top).
+// The innermost open, recorded node of `c` other than the root (a throttled one the site
+// cache counted, which has no frame, included); kNoNode when there is none (nothing open,
+// activations past a cap on top).
 std::uint32_t innermost_node(const Cfh &c) {
-  if (c.depth <= 1 || c.uncounted) return kNoNode;
-  return c.stack[c.depth - 1].node;
+  if (c.uncounted || c.hot.top == 0) return kNoNode;
+  return c.hot.top;
 }
 
 } // namespace
@@ -45,7 +46,7 @@ int idb_ext_comm_begin(int id, const char *name) {
 }
 
 void idb_ext_comm_end(int opened, int id, uint64_t sent, uint64_t received) {
-  Cfh *c = t_cfh;
+  Cfh *c = cur_cfh();
   if (opened < 0 || !c) return;
   std::uint32_t top = innermost_node(*c);
   if (top != kNoNode) {
@@ -56,7 +57,7 @@ void idb_ext_comm_end(int opened, int id, uint64_t sent, uint64_t received) {
 }
 
 int idb_ext_comm_site(idb_ext_site_t *site) {
-  Cfh *c = t_cfh;
+  Cfh *c = cur_cfh();
   if (!c || !site) return 0;
   std::uint32_t top = innermost_node(*c);
   if (top == kNoNode || c->nodes[top].kind != IDB_COMM) return 0;

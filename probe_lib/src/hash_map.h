@@ -95,6 +95,8 @@ public:
   }
 
   std::uint32_t size() const { return used_; }
+  // Where the entries are: they move when the table grows.
+  const void *slots() const { return slots_; }
 
 private:
   // Fibonacci hashing: the product's high bits, which every key bit reaches.

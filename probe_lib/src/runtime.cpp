@@ -19,7 +19,6 @@
 namespace idb::rt {
 
 Runtime g_rt;
-constinit thread_local Cfh *t_cfh __attribute__((tls_model("initial-exec"))) = nullptr;
 
 namespace {
 
@@ -37,7 +36,7 @@ void link_cfh(Cfh *c) {
 // writing into a CFH that another thread may already have reclaimed.
 void on_thread_exit(void *data) {
   auto *c = static_cast<Cfh *>(data);
-  t_cfh = nullptr;
+  set_cur_cfh(nullptr);
   context_forget();
   pthread_mutex_lock(&g_rt.lock);
   if (g_rt.state.load() == kRunning) {
@@ -66,7 +65,7 @@ void after_fork_in_parent() {
 void after_fork_in_child() {
   if (g_rt.state.load() == kRunning) g_rt.state.store(kFinished);
   idb_probes_off = 1;
-  t_cfh = nullptr;
+  set_cur_cfh(nullptr);
   context_forget();
   probe_table_unlock();
   pthread_mutex_unlock(&g_rt.lock);
@@ -124,7 +123,7 @@ void start_running(const char *program) {
                                   : cfg.cpu_threshold_us * 1e-6 * g_rt.ticks_per_second;
   pthread_key_create(&g_rt.thread_key, on_thread_exit);
   g_rt.state.store(kRunning);
-  calibrate_noise(g_rt.calibration, g_rt.limits, t_cfh);
+  calibrate_noise(g_rt.calibration, g_rt.limits);
   g_rt.noise_ticks = noise_per_pair(g_rt.calibration);
   g_rt.throttled_ticks = noise_per_throttled_pair(g_rt.calibration);
   g_rt.limits.noise_ticks = g_rt.noise_ticks;
@@ -181,7 +180,7 @@ Cfh *claim_thread_cfh() {
       }
     }
     if (c) pthread_setspecific(g_rt.thread_key, c);
-    t_cfh = context_set_home(c); // an entered CFH stays current
+    set_cur_cfh(context_set_home(c)); // an entered CFH stays current
   }
   pthread_mutex_unlock(&g_rt.lock);
   return c;
@@ -192,7 +191,7 @@ __attribute__((always_inline)) inline void start_on_thread(int kind, int id,
                                                            const char *description,
                                                            const char *file, int line,
                                                            const char *function) {
-  Cfh *c = t_cfh;
+  Cfh *c = cur_cfh();
   if (__builtin_expect(c == nullptr, 0)) {
     if (g_rt.state.load(std::memory_order_relaxed) > kRunning || !(c = claim_thread_cfh())) return;
   }
@@ -203,7 +202,7 @@ bool stop_recording() {
   if (g_rt.state.load() != kRunning) return false;
   g_rt.state.store(kFinished);
   idb_probes_off = 1;
-  calibrate_noise(g_rt.calibration, g_rt.limits, t_cfh);
+  calibrate_noise(g_rt.calibration, g_rt.limits);
   g_rt.noise_ticks = noise_per_pair(g_rt.calibration);
   g_rt.throttled_ticks = noise_per_throttled_pair(g_rt.calibration);
   // Only the calling thread's CFHs (its default one and those it entered) are closed;
@@ -215,7 +214,7 @@ bool stop_recording() {
   timespec ts;
   clock_gettime(CLOCK_REALTIME, &ts);
   g_rt.end_unix = double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
-  t_cfh = nullptr;
+  set_cur_cfh(nullptr);
   return true;
 }
 
@@ -226,6 +225,7 @@ using namespace idb::rt;
 extern "C" {
 
 int idb_probes_off = 0;
+constinit __thread idb_hot_t *idb_hot_ __attribute__((tls_model("initial-exec"))) = nullptr;
 
 void idb_init(const char *program) {
   ensure_init(program);
@@ -245,12 +245,12 @@ void idb_start_at(int kind, int id, const char *description, const char *file, i
 }
 
 int idb_start_fast(int id) {
-  Cfh *c = t_cfh;
+  Cfh *c = cur_cfh();
   return c ? cfh_start_fast(*c, id) : 0;
 }
 
 void idb_stop(int id) {
-  if (Cfh *c = t_cfh) cfh_stop(*c, id);
+  if (Cfh *c = cur_cfh()) cfh_stop(*c, id);
 }
 
 void idb_register_probe(int kind, int id, const char *description, const char *file, int line,

@@ -41,7 +41,14 @@ extern Runtime g_rt;
 
 // The calling thread's current CFH: its default one, or the named one it entered last
 // (context.h). nullptr before its first probe, when probes are off and after finalize.
-extern constinit thread_local Cfh *t_cfh __attribute__((tls_model("initial-exec")));
+// Kept in idb_hot_ (idb/probe.h), which points at the CFH's head, so that the scope
+// macros read it inline.
+inline Cfh *cur_cfh() {
+  return reinterpret_cast<Cfh *>(idb_hot_);
+}
+inline void set_cur_cfh(Cfh *c) {
+  idb_hot_ = c ? &c->hot : nullptr;
+}
 
 // Starts the runtime if nobody has; returns the state after.
 int ensure_init(const char *program);

@@ -90,7 +90,7 @@ TEST(ChildEntry, TheFastStartDeclinesWhatItDoesNotHandleAndChangesNothing) {
 TEST(ChildEntry, TheTopNodeFollowsEveryPushAndPop) {
   Tree t(3);
   Cfh &c = *t.cfh;
-  auto top_is_the_stacks = [&c] { return c.top == c.stack[std::int64_t(c.depth) - 1].node; };
+  auto top_is_the_stacks = [&c] { return c.hot.top == c.stack[std::int64_t(c.depth) - 1].node; };
   auto start = [&c](int id) { cfh_start(c, IDB_PROC, id, "probe", nullptr, 0, nullptr); };
   EXPECT_TRUE(top_is_the_stacks());
   for (int i = 0; i < 5; ++i) { // from the fourth round on, every node is throttled
@@ -102,16 +102,16 @@ TEST(ChildEntry, TheTopNodeFollowsEveryPushAndPop) {
     EXPECT_TRUE(top_is_the_stacks());
     cfh_stop(c, 1); // closes 2 too: a mismatch
     EXPECT_TRUE(top_is_the_stacks());
-    EXPECT_EQ(0u, c.top) << "the root";
+    EXPECT_EQ(0u, c.hot.top) << "the root";
   }
   EXPECT_EQ(kUntimedThrottled, t.entry(1).untimed & kUntimedThrottled);
   for (int id = 10; id < 20; ++id) // past the 8 nodes: unrecorded frames
     start(id);
-  EXPECT_EQ(kNoNode, c.top);
+  EXPECT_EQ(kNoNode, c.hot.top);
   EXPECT_TRUE(top_is_the_stacks());
   cfh_close_all(c, now());
   EXPECT_EQ(0u, c.depth);
-  EXPECT_EQ(kNoNode, c.top) << "the guard below the root";
+  EXPECT_EQ(kNoNode, c.hot.top) << "the guard below the root";
 }
 
 } // namespace

@@ -153,6 +153,33 @@ TEST(Throttle, ChildrenOfAThrottledNodeKeepTheirPlaceInTheTree) {
   EXPECT_EQ(100u, node_of(p, 5).stats.count);
 }
 
+// Through the scope macros, a throttled helper is counted inline once the site cache holds
+// it (no frame, no call into the runtime): what opens inside it still hangs under it, also
+// after an exception left it, and every count stays exact.
+TEST(Throttle, AThrottledScopeCountedInlineKeepsItsChildrenAndCountsExactly) {
+  Profile p = profile_of(run_child(
+      [] {
+        IDB_SCOPE(IDB_PROC, 1, "outer");
+        for (int i = 0; i < 1'000; ++i) {
+          try {
+            IDB_SCOPE(IDB_PROC, 4, "helper");
+            { IDB_SCOPE(IDB_LOOP, 5, "helper loop"); }
+            { IDB_SCOPE(IDB_LOOP, 5, "helper loop"); }
+            if (i % 10 == 0) throw i;
+          } catch (int) {
+          }
+        }
+        IDB_SCOPE(IDB_PROC, 6, "after");
+      },
+      // As above: a threshold of ten thousand pair costs throttles the helper at 100.
+      Env{{"IDB_THROTTLE_AFTER", "100"}, {"IDB_THROTTLE_PERCENT", "0.01"}}));
+  EXPECT_EQ("outer 1\nouter;helper 1000\nouter;helper;helper loop 2000\nouter;after 1\n",
+            tree_of(p, "thread 0"));
+  EXPECT_EQ(100u, node_of(p, 4).stats.count);
+  EXPECT_EQ(900u, node_of(p, 4).stats.throttled);
+  EXPECT_EQ(0u, thread_cfhs(p)[0]->mismatches);
+}
+
 TEST(Throttle, AStopOfAnOuterProbeClosesAnOpenThrottledOne) {
   Profile p = profile_of(run_child(
       [] {

@@ -124,15 +124,75 @@ IDB_API_ void idb_cfh_enter(idb_cfh_t *cfh);
  * mismatch of `cfh`. NULL, or probes off: does nothing. Never fails. */
 IDB_API_ void idb_cfh_leave(idb_cfh_t *cfh);
 
-/* A probe's open and close in the thread's current CFH, as the scope macros (C and C++)
- * make them, and as idb-instrument writes them around a declaration whose initialiser it
- * probes (`T y = f(x);` cannot be put in a block of its own without hiding y): the fast
- * start first, and a load and a branch when probes are off. */
+/* A probe's open and close in the thread's current CFH, as idb-instrument writes them
+ * around a declaration whose initialiser it probes (`T y = f(x);` cannot be put in a block
+ * of its own without hiding y): the fast start first, and a load and a branch when probes
+ * are off. The scope macros close with idb_close_ what they opened through the runtime. */
 static IDB_INLINE_ void idb_open_(int kind, int id, const char *description, const char *file,
                                   int line, const char *function) {
   if (__builtin_expect(idb_probes_off, 0)) return;
   if (__builtin_expect(!idb_start_fast(id), 0))
     idb_start_at(kind, id, description, file, line, function);
+}
+
+/* ---- Internal to the runtime and the scope macros; the layout changes with the runtime.
+ * The head of the calling thread's current CFH, which the scope macros read inline: the
+ * node of the innermost open activation (the parent of the next), and the CFH's site
+ * cache, IDB_SITES_ entries each naming a throttled node by its (parent, probe) key and
+ * pointing at its activation count. A scope whose probe and parent the cache holds is
+ * counted right there, with no call into the runtime: its open adds one to the count and
+ * makes the node the parent of what opens inside it, and its close makes the parent the
+ * innermost again. The runtime fills an entry whenever it opens a throttled activation,
+ * and empties the cache whenever an entry could be stale. A free entry's key is all ones,
+ * which no (parent, probe) pair has. */
+#ifdef __cplusplus
+#define IDB_NULL_ nullptr
+#else
+#define IDB_NULL_ ((void *)0)
+#endif
+typedef struct idb_site_ {
+  unsigned long long key; /* parent node << 32 | probe ID */
+  unsigned int *count;    /* the node's throttled activations; count[-1] is the node */
+} idb_site_t;
+#define IDB_SITES_ 64
+typedef struct idb_hot_ {
+  unsigned int top;
+  unsigned int reserved_;
+  idb_site_t *sites;
+} idb_hot_t;
+/* The calling thread's current CFH, or NULL before its first probe and after finalize. */
+IDB_API_ extern __thread idb_hot_t *idb_hot_ __attribute__((tls_model("initial-exec")));
+
+/* Counts an activation of probe `id` when `hot`'s site cache holds the probe under the
+ * innermost node: makes its node the innermost (`*saved` the one before) and returns
+ * `hot`; returns NULL, having changed nothing, when the cache does not hold it, or when
+ * the count is one short of full, which the runtime then carries into the node's record. */
+static IDB_INLINE_ idb_hot_t *idb_count_site_(idb_hot_t *hot, int id, unsigned int *saved) {
+  unsigned int top = hot->top;
+  const idb_site_t *site = &hot->sites[(unsigned int)id & (IDB_SITES_ - 1)];
+  unsigned int *count = site->count;
+  if (site->key != (((unsigned long long)top << 32) | (unsigned int)id) || *count >= 0xFFFFFFFEu)
+    return IDB_NULL_;
+  *saved = top;
+  hot->top = count[-1];
+  ++*count;
+  return hot;
+}
+
+/* The scope macros' open: a throttled activation the site cache holds is counted inline,
+ * and the CFH returned, whose close then makes `*saved` the innermost node again;
+ * anything else opens through the runtime (the fast start, then the full one), and NULL
+ * is returned. */
+static IDB_INLINE_ idb_hot_t *idb_open_scope_(int kind, int id, const char *description,
+                                              const char *file, int line, const char *function,
+                                              unsigned int *saved) {
+  idb_hot_t *hot;
+  if (__builtin_expect(idb_probes_off, 0)) return IDB_NULL_;
+  hot = idb_hot_;
+  if (__builtin_expect(hot != IDB_NULL_, 1) && idb_count_site_(hot, id, saved)) return hot;
+  if (__builtin_expect(!idb_start_fast(id), 0))
+    idb_start_at(kind, id, description, file, line, function);
+  return IDB_NULL_;
 }
 
 static IDB_INLINE_ void idb_close_(int id) {
@@ -149,26 +209,37 @@ static IDB_INLINE_ void idb_close_(int id) {
 #define IDB_CAT_(a, b) IDB_CAT2_(a, b)
 
 #ifndef __cplusplus
-typedef struct idb_scope_ {
+struct idb_scope_ {
   idb_cfh_t *cfh;
+  idb_hot_t *hot; /* counted inline (idb_open_scope_) */
   int id;
-} idb_scope_t;
+  unsigned int saved;
+};
+/* Volatile: what a scope holds is set when it opens and read when it closes, from memory,
+ * so that a function calling setjmp keeps none of it in a register that GCC would warn
+ * a longjmp may clobber (-Wclobbered). */
+typedef volatile struct idb_scope_ idb_scope_t;
 
-static IDB_INLINE_ idb_scope_t idb_scope_open_(idb_cfh_t *cfh, int kind, int id,
-                                               const char *description, const char *file, int line,
-                                               const char *function) {
-  idb_scope_t scope;
+static IDB_INLINE_ struct idb_scope_ idb_scope_open_(idb_cfh_t *cfh, int kind, int id,
+                                                     const char *description, const char *file,
+                                                     int line, const char *function) {
+  struct idb_scope_ scope;
   scope.cfh = cfh;
+  scope.hot = 0;
   scope.id = id;
+  scope.saved = 0;
   if (!cfh)
-    idb_open_(kind, id, description, file, line, function);
+    scope.hot = idb_open_scope_(kind, id, description, file, line, function, &scope.saved);
   else if (!__builtin_expect(idb_probes_off, 0))
     idb_cfh_start_at(cfh, kind, id, description, file, line, function);
   return scope;
 }
 
 static IDB_INLINE_ void idb_scope_close_(idb_scope_t *scope) {
-  if (!scope->cfh)
+  idb_hot_t *hot = scope->hot;
+  if (hot)
+    hot->top = scope->saved; /* counted inline: the node before is innermost again */
+  else if (!scope->cfh)
     idb_close_(scope->id);
   else if (!__builtin_expect(idb_probes_off, 0))
     idb_cfh_stop(scope->cfh, scope->id);
