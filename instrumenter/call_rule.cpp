@@ -42,7 +42,7 @@ std::string place_in_expression(const FunctionContext &ctx, const CallSite &call
   // Calls nested in one another's range open outermost first: rank by length.
   int rank =
       kRankCall + 1 + (1 << 24) - static_cast<int>(std::min(range.end - range.begin, 1U << 23));
-  edits.insert(range.begin, rank, "__extension__ ({ " + scope_text(site.candidate, ctx.cxx) + " ");
+  edits.insert(range.begin, rank, "__extension__ ({ " + scope_text(site.candidate, ctx) + " ");
   edits.insert(range.end, -rank - 1, "; })");
   return "";
 }

@@ -3,6 +3,7 @@
 // a call that is a whole statement can take a probe without touching the expression.
 #include "function_scan.hpp"
 
+#include <clang/AST/Attr.h>
 #include <clang/AST/Expr.h>
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/StmtCXX.h>
@@ -364,6 +365,9 @@ private:
   }
 
   void record(const CallExpr *call) {
+    if (const FunctionDecl *callee = call->getDirectCallee();
+        callee && callee->hasAttr<ReturnsTwiceAttr>())
+      scan.returns_twice = true;
     CallSite site;
     site.call = call;
     site.callee = callee_name(*call);

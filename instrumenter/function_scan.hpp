@@ -61,7 +61,8 @@ struct FunctionScan {
   std::vector<LoopSite> loops;
   std::vector<CallSite> calls;
   unsigned weight = 0;
-  unsigned long_loops = 0; // loops whose trip count is not a short constant
+  unsigned long_loops = 0;    // loops whose trip count is not a short constant
+  bool returns_twice = false; // it calls setjmp (or another function that returns twice)
   // Statements a directive or attribute governs: the loop of `#pragma omp for` (also when a
   // macro or _Pragma spells it), the statement of `omp atomic`, a `[[likely]]` branch. A
   // probe may go inside them, never around: it would come between.

@@ -87,9 +87,15 @@ int loop_probe_id(const FunctionContext &ctx, unsigned ordinal) {
                   "loop#" + std::to_string(ordinal));
 }
 
-std::string scope_text(const Candidate &c, bool cxx) {
+std::string scope_text(const Candidate &c, const FunctionContext &ctx) {
   std::string name = "idb_probe_" + std::to_string(c.id);
-  if (cxx) return "::idb::Scope " + name + "(" + probe_args(c) + ");";
+  if (ctx.cxx) return "::idb::Scope " + name + "(" + probe_args(c) + ");";
+  // In a function that calls setjmp, a volatile scope: its fields in memory, which GCC does
+  // not warn a longjmp may clobber (-Wclobbered).
+  if (ctx.scan.returns_twice)
+    return "volatile idb_scope_t " + name +
+           " __attribute__((cleanup(idb_scope_close_volatile_), unused)) = idb_scope_open_(0, " +
+           probe_args(c) + ");";
   return "idb_scope_t " + name +
          " __attribute__((cleanup(idb_scope_close_), unused)) = idb_scope_open_(0, " +
          probe_args(c) + ");";
@@ -215,7 +221,7 @@ std::string wrap_construct(const FunctionContext &ctx, const Stmt &stmt, const C
   StmtRange range = statement_range(ctx, stmt);
   if (!range.error.empty()) return range.error;
   size_t begin = pragma_group_start(*ctx.text, range.begin);
-  std::string open = "{ " + scope_text(c, ctx.cxx);
+  std::string open = "{ " + scope_text(c, ctx);
   if (begin != std::string::npos) {
     // The directives start a line: the block opens on a line of its own, and `#line`
     // gives the directives their own number back.
@@ -263,7 +269,7 @@ std::string wrap_statement(const FunctionContext &ctx, const Stmt &stmt, const C
   if (ctx.scan.governed.count(&stmt) || follows_pragma(*ctx.text, range.begin))
     return wrap_construct(ctx, stmt, c, rank, edits);
   if (!edits.claim(range.begin, range.end)) return "the statement already holds a probe";
-  edits.insert(range.begin, rank, "{ " + scope_text(c, ctx.cxx) + " ");
+  edits.insert(range.begin, rank, "{ " + scope_text(c, ctx) + " ");
   edits.insert(range.end, -rank - 1, " }");
   return "";
 }
@@ -275,7 +281,7 @@ std::string open_after_brace(const FunctionContext &ctx, const CompoundStmt &blo
   if (brace.isMacroID() || !in_own_file(ctx, brace)) return "inside a macro expansion";
   unsigned offset = sm.getFileOffset(brace) + 1;
   if (!edits.claim(offset, offset)) return "the body already holds a probe";
-  edits.insert(offset, rank, " " + scope_text(c, ctx.cxx));
+  edits.insert(offset, rank, " " + scope_text(c, ctx));
   return "";
 }
 

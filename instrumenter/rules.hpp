@@ -83,9 +83,9 @@ Candidate make_candidate(const FunctionContext &ctx, Kind kind, clang::SourceLoc
 int loop_probe_id(const FunctionContext &ctx, unsigned ordinal);
 
 // The declaration that opens a probe until the end of the enclosing block: the cleanup
-// scope of probe.h in C, idb::Scope in C++.
-std::string scope_text(const Candidate &c, bool cxx);
-// `idb_start_at(...);` and `idb_stop(id);` for the bracket form.
+// scope of probe.h in C (volatile in a function that calls setjmp), idb::Scope in C++.
+std::string scope_text(const Candidate &c, const FunctionContext &ctx);
+// `idb_open_(...);` and `idb_close_(id);` for the bracket form.
 std::string start_text(const Candidate &c);
 std::string stop_text(const Candidate &c);
 

@@ -209,40 +209,52 @@ static IDB_INLINE_ void idb_close_(int id) {
 #define IDB_CAT_(a, b) IDB_CAT2_(a, b)
 
 #ifndef __cplusplus
+/* A scope's state: plain fields, which the compiler keeps in registers or drops where
+ * constant. In a function that calls setjmp GCC warns that a longjmp may clobber them
+ * (-Wclobbered, in -Wextra); there idb-instrument declares the scope volatile
+ * (`volatile idb_scope_t`, closed by idb_scope_close_volatile_), and so may a hand-placed
+ * one. Every field volatile everywhere made CoMD's force loop 7% slower with the probes
+ * off (docs/PERFORMANCE.md, 1d). */
 struct idb_scope_ {
   idb_cfh_t *cfh;
   idb_hot_t *hot; /* counted inline (idb_open_scope_) */
   int id;
   unsigned int saved;
 };
-/* Volatile: what a scope holds is set when it opens and read when it closes, from memory,
- * so that a function calling setjmp keeps none of it in a register that GCC would warn
- * a longjmp may clobber (-Wclobbered). */
-typedef volatile struct idb_scope_ idb_scope_t;
+typedef struct idb_scope_ idb_scope_t;
 
-static IDB_INLINE_ struct idb_scope_ idb_scope_open_(idb_cfh_t *cfh, int kind, int id,
-                                                     const char *description, const char *file,
-                                                     int line, const char *function) {
-  struct idb_scope_ scope;
+static IDB_INLINE_ idb_scope_t idb_scope_open_(idb_cfh_t *cfh, int kind, int id,
+                                               const char *description, const char *file, int line,
+                                               const char *function) {
+  idb_scope_t scope;
   scope.cfh = cfh;
-  scope.hot = 0;
   scope.id = id;
   scope.saved = 0;
-  if (!cfh)
+  if (!cfh) {
     scope.hot = idb_open_scope_(kind, id, description, file, line, function, &scope.saved);
-  else if (!__builtin_expect(idb_probes_off, 0))
-    idb_cfh_start_at(cfh, kind, id, description, file, line, function);
+  } else {
+    scope.hot = IDB_NULL_;
+    if (!__builtin_expect(idb_probes_off, 0))
+      idb_cfh_start_at(cfh, kind, id, description, file, line, function);
+  }
   return scope;
 }
 
-static IDB_INLINE_ void idb_scope_close_(idb_scope_t *scope) {
-  idb_hot_t *hot = scope->hot;
+static IDB_INLINE_ void idb_scope_end_(idb_cfh_t *cfh, idb_hot_t *hot, int id, unsigned int saved) {
   if (hot)
-    hot->top = scope->saved; /* counted inline: the node before is innermost again */
-  else if (!scope->cfh)
-    idb_close_(scope->id);
+    hot->top = saved; /* counted inline: the node before is innermost again */
+  else if (!cfh)
+    idb_close_(id);
   else if (!__builtin_expect(idb_probes_off, 0))
-    idb_cfh_stop(scope->cfh, scope->id);
+    idb_cfh_stop(cfh, id);
+}
+
+static IDB_INLINE_ void idb_scope_close_(idb_scope_t *scope) {
+  idb_scope_end_(scope->cfh, scope->hot, scope->id, scope->saved);
+}
+
+static IDB_INLINE_ void idb_scope_close_volatile_(volatile idb_scope_t *scope) {
+  idb_scope_end_(scope->cfh, scope->hot, scope->id, scope->saved);
 }
 
 /* `unused`: Clang's -Wunused-variable does not count the cleanup as a use. */
