@@ -4,6 +4,7 @@
 // the 31 bits the entry keeps. The fast start declines whatever it does not handle and
 // changes nothing then.
 #include "cfh.h"
+#include "throttling_cfh.h"
 
 #include "idb/probe.h"
 
@@ -16,15 +17,7 @@ namespace {
 
 struct Tree {
   Cfh *cfh = nullptr;
-  explicit Tree(std::uint64_t throttle_after) {
-    Limits limits{};
-    limits.max_nodes = 8;
-    limits.max_depth = 8;
-    limits.cpu_threshold = __builtin_huge_val();
-    limits.throttle_after = throttle_after;
-    limits.throttle_ticks = __builtin_huge_val(); // every mean is short enough
-    cfh = cfh_create("entries", true, 0, limits);
-  }
+  explicit Tree(std::uint64_t throttle_after) : cfh(throttling_cfh("entries", 8, throttle_after)) {}
   ~Tree() { cfh_free(cfh); }
   Tree(const Tree &) = delete;
   Tree &operator=(const Tree &) = delete;

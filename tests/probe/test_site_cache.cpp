@@ -6,6 +6,7 @@
 // table moving, a reopened CFH) or counts past its limit.
 #include "cfh.h"
 #include "runtime.h"
+#include "throttling_cfh.h"
 
 #include "idb/probe.h"
 
@@ -21,15 +22,8 @@ namespace {
 struct Current {
   Cfh *cfh = nullptr;
   Cfh *before = nullptr;
-  explicit Current(std::uint64_t throttle_after) {
-    Limits limits{};
-    limits.max_nodes = 512;
-    limits.max_depth = 16;
-    limits.cpu_threshold = __builtin_huge_val();
-    limits.throttle_after = throttle_after;
-    limits.throttle_ticks = __builtin_huge_val(); // every mean is short enough
-    cfh = cfh_create("sites", true, 0, limits);
-    before = cur_cfh();
+  explicit Current(std::uint64_t throttle_after)
+      : cfh(throttling_cfh("sites", 512, throttle_after)), before(cur_cfh()) {
     set_cur_cfh(cfh);
   }
   ~Current() {
