@@ -92,13 +92,10 @@ std::string scope_text(const Candidate &c, const FunctionContext &ctx) {
   if (ctx.cxx) return "::idb::Scope " + name + "(" + probe_args(c) + ");";
   // In a function that calls setjmp, a volatile scope: its fields in memory, which GCC does
   // not warn a longjmp may clobber (-Wclobbered).
-  if (ctx.scan.returns_twice)
-    return "volatile idb_scope_t " + name +
-           " __attribute__((cleanup(idb_scope_close_volatile_), unused)) = idb_scope_open_(0, " +
-           probe_args(c) + ");";
-  return "idb_scope_t " + name +
-         " __attribute__((cleanup(idb_scope_close_), unused)) = idb_scope_open_(0, " +
-         probe_args(c) + ");";
+  const char *quals = ctx.scan.returns_twice ? "volatile " : "";
+  const char *close = ctx.scan.returns_twice ? "idb_scope_close_volatile_" : "idb_scope_close_";
+  return std::string(quals) + "idb_scope_t " + name + " __attribute__((cleanup(" + close +
+         "), unused)) = idb_scope_open_(0, " + probe_args(c) + ");";
 }
 
 std::string start_text(const Candidate &c) {

@@ -305,9 +305,8 @@ void cfh_start_uncounted(Cfh &c) {
   if (c.depth == 0) return; // closed: nothing records
   ++c.depth_overflow;
   const Frame &top = c.stack[c.depth - 1];
-  std::uint32_t inner = c.hot.top != kNoNode  ? c.hot.top
-                        : top.node != kNoNode ? top.node
-                                              : top.charge;
+  // The innermost node, or when it is an unrecorded frame's, the node that frame charges.
+  std::uint32_t inner = c.hot.top != kNoNode ? c.hot.top : top.charge;
   c.nodes[inner].stats.noise += c.hidden_charge;
   if (c.uncounted++ == 0) {
     c.limit = 0;

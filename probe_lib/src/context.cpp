@@ -1,9 +1,9 @@
 // idb_cfh_enter and idb_cfh_leave: a per-thread stack of entered CFHs over the thread's
 // default one. Entering and leaving only move the pointer to the current CFH (cur_cfh),
 // which idb_start, idb_stop and the scope macros already read, so probes cost the same
-// inside an enter as outside. Each thread owns its
-// stack; a named CFH is used from one thread at a time (probe.h), so nothing here locks
-// except what idb_cfh_destroy holds when it calls context_drop.
+// inside an enter as outside. Each thread owns its stack; a named CFH is used from one
+// thread at a time (probe.h), so nothing here locks except what idb_cfh_destroy holds
+// when it calls context_drop.
 #include "context.h"
 
 #include "idb/probe.h"

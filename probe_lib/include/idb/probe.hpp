@@ -75,10 +75,12 @@ public:
 
 private:
   idb_cfh_t *cfh_;
-  // Counted inline (idb_open_scope_): the CFH and the node innermost before. Volatile, as
-  // C's idb_scope_t: a function calling setjmp keeps them in memory, and GCC keeps the
-  // code around the scope as it was without them (in miniFE's CG solve, held in registers,
-  // they slowed the sparse product 35% even with probes off: docs/PERFORMANCE.md, 1d).
+  // Counted inline (idb_open_scope_): the CFH and the node innermost before. Volatile:
+  // held in registers, they made GCC compile miniFE's CG solve so that its sparse product
+  // ran 35% slower even with the probes off (docs/PERFORMANCE.md, 1d); C's scope keeps
+  // them plain, which CoMD needed. The constructor and destructor spell out what C's
+  // idb_scope_open_ and idb_scope_end_ do: written through shared functions, miniFE's
+  // program ran 1.2-1.6 points slower in two sets of eleven interleaved rounds.
   idb_hot_t *volatile hot_;
   int id_;
   volatile unsigned int saved_;
