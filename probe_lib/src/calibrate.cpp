@@ -71,6 +71,8 @@ void calibrate_noise(Calibration &cal, const Limits &limits) {
   quiet.cpu_threshold = __builtin_huge_val();
   quiet.throttle_after = ~std::uint64_t(0);
   quiet.throttle_ticks = -__builtin_huge_val();
+  quiet.throttle_early_after = ~std::uint64_t(0);
+  quiet.throttle_early_ticks = -__builtin_huge_val();
   Cfh *c = cfh_create("calibration", true, -1, quiet);
   if (!c) return;
   Cfh *saved = cur_cfh();

@@ -102,6 +102,8 @@ Cfh *cfh_create(const char *name, bool named, int thread, const Limits &limits) 
   c->cpu_threshold = limits.cpu_threshold;
   c->throttle_after = limits.throttle_after;
   c->throttle_ticks = limits.throttle_ticks;
+  c->throttle_early_after = limits.throttle_early_after;
+  c->throttle_early_ticks = limits.throttle_early_ticks;
   c->cpu_all = limits.cpu_all;
   c->cpu_read_ns = limits.cpu_read_ns;
   c->cpu_read_cap_ticks = limits.cpu_read_cap_ticks;

@@ -104,9 +104,12 @@ struct Limits {
   // cores) is not charged the wait as probe cost.
   double cpu_read_cap_ticks;
   // Throttling: a node stops timing once it has `throttle_after` timed activations and
-  // its mean is under `throttle_ticks`; the largest count and -inf when throttling is off.
+  // its mean is under `throttle_ticks`, or `throttle_early_after` and a mean under
+  // `throttle_early_ticks` (half of it); the largest counts and -inf when throttling is off.
   std::uint64_t throttle_after;
   double throttle_ticks;
+  std::uint64_t throttle_early_after;
+  double throttle_early_ticks;
 };
 
 // Time a node's activations waited in one wait-state pattern (idb/wait_states.h), which
@@ -135,6 +138,8 @@ struct alignas(64) Cfh {
   double cpu_threshold;
   std::uint64_t throttle_after;
   double throttle_ticks;
+  std::uint64_t throttle_early_after;
+  double throttle_early_ticks;
   std::uint64_t hist_mult; // Limits::hist_mult
   HistCounter *hists;      // kHistWindow counters per node, reserved like the nodes
   // The counter the last timed activation goes to, counted at the next one (or read as
@@ -248,12 +253,14 @@ inline void cfh_hist_add(Cfh &c, std::uint32_t node, const Node &n, std::uint64_
 
 // The node's mode after a timed activation: CPU-timed when its mean reaches the CPU
 // threshold; throttled from now on when it has enough activations and a mean under the
-// throttle threshold.
+// throttle threshold, or a tenth as many (by default) and a mean under half of it.
 inline std::uint32_t next_mode(const Cfh &c, const idb_stats_t &s) {
   std::uint32_t cpu = s.mean >= c.cpu_threshold ? kModeCpu : 0;
-  // Both compares evaluated (no branch), as 0 or 1 each.
+  // Every compare evaluated (no branch), as 0 or 1 each.
   std::uint32_t throttle =
-      std::uint32_t(s.count >= c.throttle_after) & std::uint32_t(s.mean < c.throttle_ticks);
+      (std::uint32_t(s.count >= c.throttle_after) & std::uint32_t(s.mean < c.throttle_ticks)) |
+      (std::uint32_t(s.count >= c.throttle_early_after) &
+       std::uint32_t(s.mean < c.throttle_early_ticks));
   return cpu | throttle * kModeThrottled;
 }
 

@@ -70,6 +70,7 @@ Config read_config() {
   read_bool("IDB_THROTTLE", c.throttle);
   read_bool("IDB_HISTOGRAM", c.histogram);
   read_uint("IDB_THROTTLE_AFTER", 1, 0xFFFFFFFFu, c.throttle_after);
+  read_uint("IDB_THROTTLE_EARLY", 1, 0xFFFFFFFFu, c.throttle_early);
   if (const char *v = std::getenv("IDB_THROTTLE_PERCENT")) {
     char *end = nullptr;
     double percent = std::strtod(v, &end);

@@ -16,14 +16,16 @@ struct Config {
   double cpu_threshold_us = 200.0;      // IDB_CPU_THRESHOLD_US
   bool throttle = true;                 // IDB_THROTTLE
   std::uint32_t throttle_after = 10000; // IDB_THROTTLE_AFTER: timed activations first
-  double throttle_percent = 5.0;        // IDB_THROTTLE_PERCENT: probe cost share that throttles
-  bool histogram = true;                // IDB_HISTOGRAM: a duration histogram per node
-  std::uint32_t max_nodes = 65536;      // IDB_MAX_NODES, per CFH
-  std::uint32_t max_depth = 4096;       // IDB_MAX_DEPTH, open probes per CFH
-  const char *timer = "auto";           // IDB_TIMER: auto|tsc|monotonic
-  bool verbose = false;                 // IDB_VERBOSE
-  const char *dynamic = nullptr;        // IDB_DYNAMIC: probe id or FILE:LINE (dynamics.h)
-  const char *clusters = nullptr;       // IDB_CLUSTERS: clusters kept per dynamic node
+  // IDB_THROTTLE_EARLY: timed activations first for a node under half the threshold
+  std::uint32_t throttle_early = 1000;
+  double throttle_percent = 5.0;   // IDB_THROTTLE_PERCENT: probe cost share that throttles
+  bool histogram = true;           // IDB_HISTOGRAM: a duration histogram per node
+  std::uint32_t max_nodes = 65536; // IDB_MAX_NODES, per CFH
+  std::uint32_t max_depth = 4096;  // IDB_MAX_DEPTH, open probes per CFH
+  const char *timer = "auto";      // IDB_TIMER: auto|tsc|monotonic
+  bool verbose = false;            // IDB_VERBOSE
+  const char *dynamic = nullptr;   // IDB_DYNAMIC: probe id or FILE:LINE (dynamics.h)
+  const char *clusters = nullptr;  // IDB_CLUSTERS: clusters kept per dynamic node
 };
 
 Config read_config();

@@ -22,7 +22,9 @@ namespace idb::rt {
 
 namespace {
 
-constexpr std::size_t kMaxMeta = 32;
+// Room for every key fill_meta adds: the runtime's own (29 with every option on) and the
+// MPI layer's (Runtime::ext_meta), which come last.
+constexpr std::size_t kMaxMeta = 40 + sizeof(Runtime::ext_meta) / sizeof(Runtime::ext_meta[0]);
 constexpr std::size_t kValue = 4096; // room for a working folder's path
 
 struct Meta {
@@ -31,7 +33,10 @@ struct Meta {
   std::size_t count = 0;
 
   void add(const char *key, const char *format, ...) __attribute__((format(printf, 3, 4))) {
-    if (count == kMaxMeta) return;
+    if (count == kMaxMeta) { // a key added here without room made for it
+      std::fprintf(stderr, "idb: internal error: no room for META key %s; left out\n", key);
+      return;
+    }
     va_list args;
     va_start(args, format);
     std::vsnprintf(values[count], kValue, format, args);
@@ -145,6 +150,10 @@ void fill_meta(Meta &m, const char *mode) {
     m.add("throttle_after", "%u", cfg.throttle_after);
     m.add("throttle_percent", "%.17g", cfg.throttle_percent);
     m.add("throttle_below_s", "%.17g", g_rt.limits.throttle_ticks / g_rt.ticks_per_second);
+    m.add("throttle_early_after", "%llu",
+          static_cast<unsigned long long>(g_rt.limits.throttle_early_after));
+    m.add("throttle_early_below_s", "%.17g",
+          g_rt.limits.throttle_early_ticks / g_rt.ticks_per_second);
     m.add("throttled_noise_per_activation_s", "%.17g",
           g_rt.throttled_ticks / g_rt.ticks_per_second);
   }
@@ -240,7 +249,7 @@ bool serialize_run(Bytes *probes, Bytes *sections) {
 
 bool write_run_profile(const Bytes *sections, const char *mode, const char *suffix, char *used,
                        std::size_t used_size) {
-  void *room = std::malloc(sizeof(Meta)); // 128 KiB: not on the finalizing thread's stack
+  void *room = std::malloc(sizeof(Meta)); // 192 KiB: not on the finalizing thread's stack
   if (!room) {
     std::fprintf(stderr, "idb: error: profile not written: out of memory\n");
     return false;

@@ -154,7 +154,8 @@ std::string meta_problem(const std::string &key, const std::string &value) {
   if (key == "timer_hz" && !finite_number(value, std::numeric_limits<double>::min()))
     return bad("a finite frequency above 0");
   if ((key == "start_unix" || key == "end_unix" || key == "noise_per_activation_s" ||
-       key == "throttled_noise_per_activation_s" || key == "throttle_below_s") &&
+       key == "throttled_noise_per_activation_s" || key == "throttle_below_s" ||
+       key == "throttle_early_below_s") &&
       !finite_number(value, 0))
     return bad("a finite number, 0 or more");
   return "";

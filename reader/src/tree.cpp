@@ -262,12 +262,16 @@ void print_profile(std::ostream &out, const Profile &profile, const TreeOptions 
   if (profile.meta.count("mpi_mode")) out << "mpi mode " << profile.get("mpi_mode") << ", ";
   out << "noise per activation " << fixed(profile.number("noise_per_activation_s") * 1e9, 1)
       << " ns, cpu policy " << profile.get("cpu_policy", "?") << "\n";
-  if (profile.get("throttle") == "on")
+  if (profile.get("throttle") == "on") {
     out << "throttling on: a node with " << profile.get("throttle_after", "?")
         << " or more timed activations averaging under "
-        << fixed(profile.number("throttle_below_s") * 1e9, 0)
-        << " ns stops timing;\n  its later activations count in \"untimed\", their time in "
-           "the parent's\n";
+        << fixed(profile.number("throttle_below_s") * 1e9, 0) << " ns stops timing";
+    if (profile.meta.count("throttle_early_after") &&
+        profile.get("throttle_early_after") != profile.get("throttle_after"))
+      out << ", with " << profile.get("throttle_early_after") << " or more under "
+          << fixed(profile.number("throttle_early_below_s") * 1e9, 0) << " ns";
+    out << ";\n  its later activations count in \"untimed\", their time in the parent's\n";
+  }
   if (profile.get("wait") == "on") {
     out << "wait states: " << profile.get("wait_events", "?")
         << " MPI calls replayed at finalize (clock: " << profile.get("wait_clock", "?") << ")";

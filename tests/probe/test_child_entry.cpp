@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <ctime>
 
 namespace idb::rt {
 namespace {
@@ -47,6 +48,39 @@ TEST(ChildEntry, AThrottledNodeIsCountedInItsEntryAndItsStopOnlyPops) {
   EXPECT_EQ(2u, t.cfh->nodes[node].stats.count) << "throttled activations are not timed";
   EXPECT_EQ(0u, t.cfh->nodes[node].stats.throttled) << "the entry holds them";
   EXPECT_EQ(11u, cfh_untimed(*t.cfh, node));
+}
+
+// Spins until `ticks` of the runtime's clock have passed.
+void spin_ticks(std::uint64_t ticks) {
+  std::uint64_t end = now() + ticks;
+  while (now() < end) {
+  }
+}
+
+TEST(ChildEntry, TheEarlyCountThrottlesOnlyANodeFarUnderTheThreshold) {
+  Tree t(100);
+  // The runtime clock's ticks per microsecond, over 1 ms of the monotonic clock.
+  std::uint64_t t0 = now();
+  timespec a{}, b{};
+  clock_gettime(CLOCK_MONOTONIC, &a);
+  do
+    clock_gettime(CLOCK_MONOTONIC, &b);
+  while ((b.tv_sec - a.tv_sec) * 1000000000L + (b.tv_nsec - a.tv_nsec) < 1000000L);
+  double per_us = double(now() - t0) / 1000.0;
+  // Early after 10 timed activations under 1 us; after 100 under 1 ms.
+  t.cfh->throttle_early_after = 10;
+  t.cfh->throttle_early_ticks = per_us;
+  t.cfh->throttle_ticks = 1000.0 * per_us;
+  for (int i = 0; i < 150; ++i) {
+    t.pair(7); // empty: far under 1 us
+    cfh_start(*t.cfh, IDB_PROC, 8, "eight", nullptr, 0, nullptr);
+    spin_ticks(std::uint64_t(3.0 * per_us)); // 3 us: over the early threshold
+    cfh_stop(*t.cfh, 8);
+  }
+  EXPECT_EQ(10u, t.cfh->nodes[t.entry(7).node].stats.count);
+  EXPECT_EQ(140u, cfh_untimed(*t.cfh, t.entry(7).node));
+  EXPECT_EQ(100u, t.cfh->nodes[t.entry(8).node].stats.count);
+  EXPECT_EQ(50u, cfh_untimed(*t.cfh, t.entry(8).node));
 }
 
 TEST(ChildEntry, TheEntrysCountCarriesIntoTheRecordExactly) {

@@ -206,6 +206,7 @@ TEST(Config, BadValuesWarnOnceAndKeepTheDefault) {
       {"IDB_CPU_THRESHOLD_US", "fast", "cpu_threshold_us", "200"},
       {"IDB_ENABLE", "maybe", "program", "idb_probe_tests"},
       {"IDB_VERBOSE", "loud", "program", "idb_probe_tests"},
+      {"IDB_THROTTLE_EARLY", "0", "throttle_early_after", "1000"},
   };
   for (const Setting &s : bad) {
     std::string setting = std::string(s.variable) + "=" + s.value;
@@ -228,6 +229,7 @@ TEST(Config, GoodValuesAreTakenQuietly) {
       {"IDB_CPU", "off", "cpu_policy", "off"},
       {"IDB_CPU_THRESHOLD_US", "50", "cpu_threshold_us", "50"},
       {"IDB_TIMER", "monotonic", "timer", "monotonic"},
+      {"IDB_THROTTLE_EARLY", "500", "throttle_early_after", "500"},
   };
   for (const Setting &s : good) {
     SCOPED_TRACE(std::string(s.variable) + "=" + s.value);

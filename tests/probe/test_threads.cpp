@@ -26,11 +26,11 @@ using idb::test::tree_of;
 
 constexpr int kPairs = 100'000;
 
-// Activations of `probe` over every node of `cfh`.
+// Activations of `probe` over every node of `cfh`, timed and throttled.
 std::uint64_t count_of(const idb::profile::Cfh &cfh, int probe) {
   std::uint64_t count = 0;
   for (const auto &node : cfh.nodes)
-    if (node.probe == probe) count += node.stats.count;
+    if (node.probe == probe) count += idb_stats_activations(&node.stats);
   return count;
 }
 

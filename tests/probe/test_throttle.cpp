@@ -64,23 +64,28 @@ void spin(long ns) {
 TEST(Throttle, ATinyHotProbeStopsTimingAfterItsActivationsAndKeepsCounting) {
   Profile p = profile_of(run_child([] { tiny_pairs(100'000); }));
   const Node &tiny = node_of(p, 2);
-  EXPECT_EQ(10'000u, tiny.stats.count) << "timed until the default IDB_THROTTLE_AFTER";
-  EXPECT_EQ(90'000u, tiny.stats.throttled);
+  // An empty pair (20-30 ns) is far under the threshold (twenty pair costs): it is told
+  // from the early sample.
+  EXPECT_EQ(1'000u, tiny.stats.count) << "timed until the default IDB_THROTTLE_EARLY";
+  EXPECT_EQ(99'000u, tiny.stats.throttled);
   EXPECT_EQ(0u, node_of(p, 1).stats.throttled) << "one long activation";
   EXPECT_EQ("outer 1\nouter;tiny 100000\n", tree_of(p, "thread 0")) << "every activation counts";
   EXPECT_EQ("on", p.get("throttle"));
   EXPECT_EQ("10000", p.get("throttle_after"));
+  EXPECT_EQ("1000", p.get("throttle_early_after"));
   EXPECT_EQ("5", p.get("throttle_percent"));
-  // The threshold is the pair cost over the share: twenty pair costs by default.
+  // The threshold is the pair cost over the share: twenty pair costs by default; the
+  // early one half of it.
   double pair = p.number("noise_per_activation_s");
   EXPECT_GT(p.number("throttle_below_s"), 10 * pair);
+  EXPECT_DOUBLE_EQ(p.number("throttle_below_s") / 2, p.number("throttle_early_below_s"));
   // A throttled activation reads no clock, so it costs less than a timed one.
   double throttled = p.number("throttled_noise_per_activation_s");
   EXPECT_GT(throttled, 0);
   EXPECT_LT(throttled, pair);
   // Its noise charges each kind of activation at its own calibrated cost (the last
   // calibration; node creation adds a measured extra on top).
-  double charged = 10'000 * pair + 90'000 * throttled;
+  double charged = 1'000 * pair + 99'000 * throttled;
   EXPECT_GE(tiny.stats.noise, 0.5 * charged);
   EXPECT_LT(tiny.stats.noise, 2.0 * charged + 1e-3);
 }
@@ -91,6 +96,7 @@ TEST(Throttle, OffTimesEveryActivation) {
   EXPECT_EQ(0u, node_of(p, 2).stats.throttled);
   EXPECT_EQ("off", p.get("throttle"));
   EXPECT_EQ("", p.get("throttle_after"));
+  EXPECT_EQ("", p.get("throttle_early_after"));
 }
 
 TEST(Throttle, LongActivationsAreNeverThrottled) {

@@ -16,6 +16,8 @@ inline Cfh *throttling_cfh(const char *name, std::uint32_t max_nodes,
   limits.cpu_threshold = __builtin_huge_val();
   limits.throttle_after = throttle_after;
   limits.throttle_ticks = __builtin_huge_val(); // every mean is short enough
+  limits.throttle_early_after = throttle_after;
+  limits.throttle_early_ticks = __builtin_huge_val();
   return cfh_create(name, true, 0, limits);
 }
 

@@ -261,6 +261,8 @@ TEST(ParseProfile, RefusesMetadataTheFormatForbids) {
   EXPECT_EQ(0u, with_meta(set("timer_hz", "inf")).find("META timer_hz 'inf' is not a finite"));
   EXPECT_EQ(0u, with_meta(set("start_unix", "nan")).find("META start_unix 'nan' is not"));
   EXPECT_EQ(0u, with_meta(set("threads", "2x")).find("META threads '2x' is not a whole number"));
+  std::string early = with_meta(set("throttle_early_below_s", "-1e-7"));
+  EXPECT_EQ(0u, early.find("META throttle_early_below_s '-1e-7' is not a finite number")) << early;
   std::string twice = with_meta([](std::vector<std::pair<std::string, std::string>> &pairs) {
     pairs.push_back({"program", "again"});
   });
