@@ -110,6 +110,7 @@ void calibrate_noise(Calibration &cal, const Limits &limits) {
     double throttled = site.key == child_key(0, kCalibrationProbe) ? fenced(counted) : fenced(pair);
     c->nodes[entry->node].mode = 0;
     entry->untimed = 0; // unmarked and uncounted: timed again
+    ++c->timed_children[0];
     cfh_sites_clear(*c);
     double alone = kFenced ? fenced([] {}) : 0.0;
     double reads = kFenced ? fenced([&sink] {

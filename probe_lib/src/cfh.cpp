@@ -75,7 +75,7 @@ std::uint64_t pop_frame(Cfh &c, std::uint64_t t, bool read_cpu) {
     }
     std::uint64_t ticks = f.t0 < t ? t - f.t0 : 0;
     idb_stats_add(&n.stats, double(ticks));
-    std::uint32_t mode = next_mode(c, n.stats);
+    std::uint32_t mode = settled_mode(c, f.node, n.stats);
     if (n.mode & kModeDynamic) mode = (mode & ~kModeThrottled) | kModeDynamic; // never throttled
     n.mode = std::uint8_t(mode);
     if (c.hist_mult) cfh_hist_add(c, f.node, n, ticks);
@@ -121,10 +121,13 @@ Cfh *cfh_create(const char *name, bool named, int thread, const Limits &limits) 
          at += 4096)
       reinterpret_cast<volatile unsigned char *>(c->hists)[at] = 0;
   }
+  c->timed_children = static_cast<std::uint32_t *>(reserve(sizeof(std::uint32_t) * c->max_nodes));
   auto *frames = static_cast<Frame *>(reserve(sizeof(Frame) * (c->max_depth + 2)));
   bool table = c->children.init(kFirstChildren);
-  if (!c->nodes || !frames || !table) {
+  if (!c->nodes || !c->timed_children || !frames || !table) {
     if (c->nodes) munmap(c->nodes, sizeof(Node) * c->max_nodes);
+    if (c->hists) munmap(c->hists, hist_bytes(*c));
+    if (c->timed_children) munmap(c->timed_children, sizeof(std::uint32_t) * c->max_nodes);
     if (frames) munmap(frames, sizeof(Frame) * (c->max_depth + 2));
     c->children.release();
     std::free(c);
@@ -158,6 +161,7 @@ Cfh *cfh_create(const char *name, bool named, int thread, const Limits &limits) 
 void cfh_free(Cfh *c) {
   if (!c) return;
   munmap(c->nodes, sizeof(Node) * c->max_nodes);
+  munmap(c->timed_children, sizeof(std::uint32_t) * c->max_nodes);
   if (c->hists) munmap(c->hists, hist_bytes(*c));
   c->carries.release();
   munmap(c->stack - 1, sizeof(Frame) * (c->max_depth + 2));
@@ -227,8 +231,12 @@ std::uint32_t cfh_add_node(Cfh &c, std::uint32_t parent, int kind, int id, const
   n.hist_carried = 0;
   n.hist_base = kHistUnplaced;
   idb_stats_clear(&n.stats);
+  // Timed until it throttles (cfh_start_slow), and throttled from the start under a
+  // throttled parent, whose activations are not timed (settled_mode).
+  ++c.timed_children[parent];
+  if (c.nodes[parent].mode & kModeThrottled) n.mode = kModeThrottled;
   c.node_count.store(count + 1, std::memory_order_release);
-  if (dyn_wanted(kind, id) && dyn_attach(c, count)) n.mode |= kModeDynamic;
+  if (dyn_wanted(kind, id) && dyn_attach(c, count)) n.mode = kModeDynamic | (n.mode & kModeCpu);
   n.stats.noise = double(now() - entry);
   return count;
 }
@@ -249,8 +257,10 @@ void cfh_start_slow(Cfh &c, int kind, int id, const char *description, const cha
   }
   std::uint32_t mode = c.nodes[child->node].mode;
   if (mode & kModeThrottled) { // an entry already marked takes the fast path
-    // The node's first activation since it throttled: from now on its entry says so.
+    // The node's first activation since it throttled: from now on its entry says so,
+    // and its parent has one timed child less.
     child->untimed |= kUntimedThrottled;
+    --c.timed_children[c.nodes[child->node].parent];
     cfh_start_throttled(c, *child, id);
   } else if (mode) {
     cfh_start_special(c, child->node, id);

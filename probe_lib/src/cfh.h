@@ -133,6 +133,10 @@ struct alignas(64) Cfh {
   std::uint32_t depth; // open frames, the root's included; stack[-1] is a guard
   std::uint32_t limit; // start records while depth < limit (0 while uncounted > 0)
   Node *nodes;
+  // Per node, its children that are not throttled: a node throttles only when it has
+  // none (settled_mode). Reserved like the nodes; read at a stop only when the node's
+  // statistics would throttle it.
+  std::uint32_t *timed_children;
   std::atomic<std::uint32_t> node_count;
   ChildTable children;
   double cpu_threshold;
@@ -264,6 +268,19 @@ inline std::uint32_t next_mode(const Cfh &c, const idb_stats_t &s) {
   return cpu | throttle * kModeThrottled;
 }
 
+// next_mode for node `node`, which does not throttle while a child of it is timed: a
+// throttled activation is not timed, so a timed child inside it would lie outside its
+// parent's measured time (an inclusive time under the children's, a negative
+// exclusive one). A node throttles once its children have; those that first appear
+// under a throttled node are throttled from the start (cfh_add_node), so the timed
+// activations of a tree always nest.
+inline std::uint32_t settled_mode(const Cfh &c, std::uint32_t node, const idb_stats_t &s) {
+  std::uint32_t mode = next_mode(c, s);
+  if (__builtin_expect(mode & kModeThrottled, 0) && c.timed_children[node] != 0)
+    mode &= ~kModeThrottled;
+  return mode;
+}
+
 // Writes the tree as "path;of;descriptions count" lines. Returns 0 or -1.
 int cfh_dump(const Cfh &c, void *stream);
 
@@ -335,7 +352,7 @@ __attribute__((noinline)) inline void cfh_stop_timed(Cfh &c) {
   const Frame &f = c.stack[c.depth - 1];
   Node &n = c.nodes[f.node];
   idb_stats_add(&n.stats, double(t - f.t0));
-  n.mode = std::uint8_t(next_mode(c, n.stats));
+  n.mode = std::uint8_t(settled_mode(c, f.node, n.stats));
   if (c.hist_mult) cfh_hist_add(c, f.node, n, t - f.t0);
   cfh_pop(c);
 }

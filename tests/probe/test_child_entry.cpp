@@ -120,7 +120,9 @@ TEST(ChildEntry, TheTopNodeFollowsEveryPushAndPop) {
   auto top_is_the_stacks = [&c] { return c.hot.top == c.stack[std::int64_t(c.depth) - 1].node; };
   auto start = [&c](int id) { cfh_start(c, IDB_PROC, id, "probe", nullptr, 0, nullptr); };
   EXPECT_TRUE(top_is_the_stacks());
-  for (int i = 0; i < 5; ++i) { // from the fourth round on, every node is throttled
+  // Node 3 is throttled from the fourth round on, and each node above it one round after
+  // the node inside it (a node throttles once its children have).
+  for (int i = 0; i < 6; ++i) {
     start(1);
     start(2);
     start(3);

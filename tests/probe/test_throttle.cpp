@@ -154,9 +154,61 @@ TEST(Throttle, ChildrenOfAThrottledNodeKeepTheirPlaceInTheTree) {
       // 100 and throttled only at 137 and 154).
       Env{{"IDB_THROTTLE_AFTER", "100"}, {"IDB_THROTTLE_PERCENT", "0.01"}}));
   EXPECT_EQ("helper 1000\nhelper;helper loop 1000\n", tree_of(p, "thread 0"));
-  EXPECT_EQ(100u, node_of(p, 4).stats.count);
-  EXPECT_EQ(900u, node_of(p, 4).stats.throttled);
+  // The loop throttles at its 100th stop and is first counted untimed in the helper's
+  // 101st activation; only then, at that activation's stop, does the helper throttle.
+  EXPECT_EQ(101u, node_of(p, 4).stats.count);
+  EXPECT_EQ(899u, node_of(p, 4).stats.throttled);
   EXPECT_EQ(100u, node_of(p, 5).stats.count);
+  EXPECT_EQ(900u, node_of(p, 5).stats.throttled);
+}
+
+// A node does not throttle while a child of it is timed: its untimed activations would
+// hold timed ones of the child, and its inclusive time would fall under the child's (a
+// negative exclusive time). Here the child runs 4 times, too few to throttle, so the
+// helper, whose mean is far under the threshold, keeps timing every activation.
+TEST(Throttle, ANodeWithATimedChildKeepsTiming) {
+  Profile p = profile_of(run_child(
+      [] {
+        for (int i = 0; i < 2'000; ++i) {
+          idb_start(IDB_PROC, 4, "helper");
+          if (i % 500 == 0) {
+            idb_start(IDB_PROC, 6, "rare");
+            spin(5'000);
+            idb_stop(6);
+          }
+          idb_stop(4);
+        }
+      },
+      Env{{"IDB_THROTTLE_AFTER", "100"}}));
+  const Node &helper = node_of(p, 4);
+  const Node &rare = node_of(p, 6);
+  EXPECT_EQ(2'000u, helper.stats.count);
+  EXPECT_EQ(0u, helper.stats.throttled);
+  EXPECT_EQ(4u, rare.stats.count);
+  EXPECT_GE(helper.stats.sum, rare.stats.sum);
+  EXPECT_LT(helper.stats.mean, std::stod(p.get("throttle_early_below_s")))
+      << "the helper alone would throttle";
+}
+
+// A node first seen under a throttled one is throttled from the start: inside an untimed
+// activation its time could not nest in its parent's.
+TEST(Throttle, ANodeFirstSeenUnderAThrottledOneIsOnlyCounted) {
+  Profile p = profile_of(run_child(
+      [] {
+        for (int i = 0; i < 1'000; ++i) {
+          idb_start(IDB_PROC, 4, "helper");
+          if (i >= 500) {
+            idb_start(IDB_LOOP, 7, "late");
+            idb_stop(7);
+          }
+          idb_stop(4);
+        }
+      },
+      Env{{"IDB_THROTTLE_AFTER", "100"}}));
+  EXPECT_EQ("helper 1000\nhelper;late 500\n", tree_of(p, "thread 0"));
+  EXPECT_EQ(100u, node_of(p, 4).stats.count);
+  EXPECT_EQ(0u, node_of(p, 7).stats.count);
+  EXPECT_EQ(500u, node_of(p, 7).stats.throttled);
 }
 
 // Through the scope macros, a throttled helper is counted inline once the site cache holds
