@@ -70,12 +70,14 @@ const char *kTuneHelp =
     "are built and run once more). It prints a table of the rounds: probes placed, estimated\n"
     "and measured slow-down against round 0, and the node with the most time of its own.\n"
     "Then it builds and runs the program without probes and with the final selection, one\n"
-    "after the other, for the measured slow-down it reports (stored as PREFIX-final).\n"
+    "after the other, each run at least 3 times (the shortest kept), for the measured\n"
+    "slow-down it reports (stored as PREFIX-final).\n"
     "When that is over the target, the probes' presence may cost more than their estimate\n"
     "(a function no longer inlined, values kept in memory across the calls): it tries the\n"
-    "selection without the probe that ran most often (10,000 activations or more), built\n"
-    "and measured the same way, and leaves it out when the slow-down falls by half its\n"
-    "excess over the target or more; up to 3 probes, one at a time.\n"
+    "selection without the probe that ran most often (10,000 activations or more; one whose\n"
+    "nodes hold the grow share of the run as their own time only when no other is left),\n"
+    "built and measured the same way, and leaves it out when the slow-down falls by half\n"
+    "its excess over the target or more; up to 3 probes, one at a time.\n"
     "It writes the selection to --output, and an experiment definition file holding it in\n"
     "[AUTOINST] and the rounds' runs in [DBLIST]. It never edits a source; the build tree\n"
     "is left built with the final selection.\n\n"
@@ -302,6 +304,11 @@ private:
   double measured() const { return tuned_ / bare_ - 1; }
   std::optional<Measurement> measure(const std::string &stage, const std::string &selection,
                                      const std::string &what);
+  // The final measurement and the presence tries decide on differences of a point or two,
+  // which one run each way cannot tell from the machine's noise (on a shared machine the
+  // same build's runs spread by as much): each of their runs is the shortest of at least
+  // this many.
+  static constexpr int kDecisionRuns = 3;
   // What a presence try came to: no probe to try, the probe left out (the measurement
   // replaced by the try's), the probe put back, or a command that failed (reported).
   enum class Presence { none, pruned, put_back, failed };
@@ -309,7 +316,8 @@ private:
   double against_round_0(const Round &r) const { return r.wall / rounds_[0].wall - 1; }
   std::string selection_text() const;
   bool build(const std::string &stage, const std::string &what, const Environment &env);
-  std::optional<double> run_once(const std::string &stage, const std::string &folder);
+  std::optional<double> run_once(const std::string &stage, const std::string &folder,
+                                 int at_least = 1);
   std::optional<profile::Profile> store_run(const std::string &stage, const std::string &folder,
                                             const std::string &label, double wall,
                                             store::Database &db);
@@ -395,7 +403,8 @@ bool Tuner::build(const std::string &stage, const std::string &what, const Envir
 // Runs the program --repeat times, the first with its profile going to `folder` (the
 // others' to folders removed at once); the shortest wall time, or nullopt after reporting a
 // failure.
-std::optional<double> Tuner::run_once(const std::string &stage, const std::string &folder) {
+std::optional<double> Tuner::run_once(const std::string &stage, const std::string &folder,
+                                      int at_least) {
   std::string log = work_ + "/" + log_name(stage) + ".run.log";
   std::vector<std::string> line = {"/bin/sh", "-c", a_.run};
   if (a_.ranks > 0) {
@@ -407,7 +416,7 @@ std::optional<double> Tuner::run_once(const std::string &stage, const std::strin
   }
   std::cout << stage << ": running..." << std::flush;
   std::optional<double> shortest, longest;
-  for (int i = 0; i < a_.repeat; ++i) {
+  for (int i = 0, times = std::max(a_.repeat, at_least); i < times; ++i) {
     std::string out = i == 0 ? folder : work_ + "/repeat";
     fs::create_directories(out);
     auto start = std::chrono::steady_clock::now();
@@ -544,13 +553,13 @@ Tuner::measure(const std::string &stage, const std::string &selection, const std
   fs::create_directories(bare_folder);
   fs::create_directories(m.folder);
   if (!build(stage, "without probes", {{"IDB_INSTRUMENT", "0"}})) return std::nullopt;
-  std::optional<double> bare = run_once(stage, bare_folder);
+  std::optional<double> bare = run_once(stage, bare_folder, kDecisionRuns);
   if (!bare) return std::nullopt;
   std::error_code ignored;
   fs::remove(candidates_file, ignored); // the wrappers append
   if (!build(stage, what, {{"IDB_SELECTION_FILE", selection}, {"IDB_CANDIDATES", candidates_file}}))
     return std::nullopt;
-  std::optional<double> tuned = run_once(stage, m.folder);
+  std::optional<double> tuned = run_once(stage, m.folder, kDecisionRuns);
   if (!tuned) return std::nullopt;
   std::optional<std::vector<analysis::TuneCandidate>> candidates = read_candidates(candidates_file);
   if (!candidates) {
@@ -573,7 +582,7 @@ Tuner::Presence Tuner::try_presence(Measurement &m, std::set<std::int32_t> &trie
   if (!found.profile) return Presence::failed; // reported
   analysis::Score score = analysis::score(*found.profile, target);
   std::optional<analysis::TuneChange> suspect =
-      analysis::presence_suspect(score, m.candidates, tried);
+      analysis::presence_suspect(score, m.candidates, tried, a_.grow_percent / 100);
   if (!suspect) return Presence::none;
   tried.insert(suspect->probe);
   std::string stage = "presence " + std::to_string(attempt);

@@ -324,14 +324,20 @@ std::vector<TuneChange> whole_work_loops(std::int32_t proc,
 
 std::optional<TuneChange> presence_suspect(const Score &score,
                                            const std::vector<TuneCandidate> &candidates,
-                                           const std::set<std::int32_t> &tried) {
+                                           const std::set<std::int32_t> &tried, double grow) {
   Index index(candidates);
+  auto telling = [&](const ProbeScore &p) {
+    return score.run_time > 0 && p.exclusive / score.run_time >= grow;
+  };
   const ProbeScore *best = nullptr;
   for (const ProbeScore &p : score.probes) { // by noise, largest first: ties keep the costlier
     const TuneCandidate *c = index.find(p.probe);
     if (!c || !c->placed() || is_main(c) || tried.count(p.probe)) continue;
     if (p.activations < kPresenceActivations) continue;
-    if (!best || p.activations > best->activations) best = &p;
+    // A probe that tells less comes first; among the same, the one that runs most often.
+    if (!best || (telling(*best) && !telling(p)) ||
+        (telling(*best) == telling(p) && p.activations > best->activations))
+      best = &p;
   }
   if (!best) return std::nullopt;
   return TuneChange{best->probe, index.find(best->probe)->kind, best->label,

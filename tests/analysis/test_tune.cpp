@@ -243,30 +243,39 @@ TEST(Tune, OverTheTargetTheDearestForWhatTheyMeasureGoFirst) {
 }
 
 TEST(Tune, PresenceSuspectIsTheMostFrequentPlacedProbeNotYetTried) {
-  // kern runs most often; step less; rare under kPresenceActivations; gone was not placed
-  // in the build that ran (a stale id), main never.
+  // kern runs most often; big more often than step, but 36% of the run is its own time,
+  // which without it would be step's: it comes after step; rare runs under
+  // kPresenceActivations; gone was not placed in the build that ran (a stale id), main
+  // never.
   std::string tree = "main 1 1.0\n"
                      "main;step 20000 0.98 0.0004\n"
                      "main;step;kern 50000 0.5 0.001\n"
+                     "main;step;kern;inner 1000 0.48 0.00002\n"
+                     "main;step;big 30000 0.36 0.0006\n"
                      "main;step;rare 5000 0.01 0.0001\n"
                      "main;step;gone 90000 0.1 0.002\n";
   std::string cands = line(1, "PROC", "placed", "main") + line(2, "PROC", "placed", "step") +
-                      line(40, "PROC", "placed", "kern") + line(41, "PROC", "placed", "rare") +
+                      line(40, "PROC", "placed", "kern") + line(43, "LOOP", "placed", "kern") +
+                      line(44, "PROC", "placed", "big") + line(41, "PROC", "placed", "rare") +
                       line(42, "PROC", "-", "gone");
-  std::map<std::string, std::int32_t> ids = {
-      {"main", 1}, {"step", 2}, {"kern", 40}, {"rare", 41}, {"gone", 42}};
+  std::map<std::string, std::int32_t> ids = {{"main", 1}, {"step", 2},  {"kern", 40}, {"inner", 43},
+                                             {"big", 44}, {"rare", 41}, {"gone", 42}};
   analysis::Score score = analysis::score(renumbered(tree, ids), 0.03);
   std::vector<TuneCandidate> built = candidates(cands);
-  std::optional<TuneChange> first = analysis::presence_suspect(score, built, {});
+  analysis::TuneOptions options;
+  std::optional<TuneChange> first = analysis::presence_suspect(score, built, {}, options.grow);
   ASSERT_TRUE(first);
   EXPECT_EQ(40, first->probe);
   EXPECT_EQ("PROC", first->kind);
   EXPECT_EQ("50000 activations, estimated at 0.1% of the run", first->why);
-  std::optional<TuneChange> second = analysis::presence_suspect(score, built, {40});
+  std::optional<TuneChange> second = analysis::presence_suspect(score, built, {40}, options.grow);
   ASSERT_TRUE(second);
-  EXPECT_EQ(2, second->probe);
-  EXPECT_FALSE(analysis::presence_suspect(score, built, {40, 2}))
-      << "rare runs too seldom, gone is not in the build, main is never tried";
+  EXPECT_EQ(2, second->probe) << "big holds more of the run than a round refines from";
+  std::optional<TuneChange> third = analysis::presence_suspect(score, built, {40, 2}, options.grow);
+  ASSERT_TRUE(third);
+  EXPECT_EQ(44, third->probe) << "big when no other is left";
+  EXPECT_FALSE(analysis::presence_suspect(score, built, {40, 2, 44}, options.grow))
+      << "rare runs too seldom, gone is not in the build, main is never tried, inner too seldom";
 }
 
 TEST(Tune, CandidatesFileErrorsNameTheLine) {

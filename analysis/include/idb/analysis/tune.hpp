@@ -91,8 +91,11 @@ TuneStep tune_step(const Score &score, const std::vector<TuneCandidate> &candida
 // memory reads in flight), which no estimate from the profile sees and which grows with how
 // often a probe runs. So the suspect is the probe with the most activations (then the
 // larger noise) among those placed in the build, activated at least kPresenceActivations
-// times, not main's PROC and not in `tried`. Its `why` gives the activations and the
-// estimate. nullopt when there is none.
+// times, not main's PROC and not in `tried`. Probes whose nodes hold `grow` of the run or
+// more as their own time come only when no other is left: without one, that time would be
+// its parent's, the very node a round grows into, and the selection would show less than
+// the rounds found. Its `why` gives the activations and the estimate. nullopt when there
+// is none.
 constexpr std::uint64_t kPresenceActivations = 10000;
 
 // The loops of `proc`'s function that the instrumenter skipped as the function's whole work
@@ -104,6 +107,6 @@ std::vector<TuneChange> whole_work_loops(std::int32_t proc,
 
 std::optional<TuneChange> presence_suspect(const Score &score,
                                            const std::vector<TuneCandidate> &candidates,
-                                           const std::set<std::int32_t> &tried);
+                                           const std::set<std::int32_t> &tried, double grow);
 
 } // namespace idb::analysis
