@@ -678,7 +678,8 @@ int Tuner::run(store::Database &db, const std::string &prefix) {
     std::optional<profile::Profile> run =
         store_run("round " + std::to_string(k), folder, r.label, *wall, db);
     if (!run) return stop(1);
-    analysis::TuneOptions opt{a_.target_percent / 100, a_.grow_percent / 100};
+    analysis::TuneOptions opt{a_.target_percent / 100, a_.grow_percent / 100,
+                              std::max(0.0, against_round_0(r))};
     analysis::Score score = analysis::score(*run, opt.target);
     analysis::TuneStep step = analysis::tune_step(score, *built, state_, opt);
     // From the last round on, only prunes: the round after it measures them.

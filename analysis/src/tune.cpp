@@ -215,6 +215,8 @@ TuneStep tune_step(const Score &score, const std::vector<TuneCandidate> &candida
   Index index(candidates);
   TuneStep step;
   double bare = score.run_time - score.noise;
+  if (options.measured >= 0 && score.run_time > 0)
+    bare = std::clamp(score.run_time / (1 + options.measured), bare, score.run_time);
   step.estimated = score.dilation;
 
   // Prune what costs more than the target of its own time, and what the runtime throttled.

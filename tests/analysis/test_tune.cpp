@@ -242,6 +242,31 @@ TEST(Tune, OverTheTargetTheDearestForWhatTheyMeasureGoFirst) {
   EXPECT_LE(s.estimated_after, options.target);
 }
 
+TEST(Tune, TheSumIsTakenAgainstTheRunTheRoundMeasured) {
+  // A throttled helper charged 0.45 s of a 1 s run, a kernel and its loop 1.2% each of the
+  // run. Against the run less every charge (0.53 s) the two are 4.6% and the loop goes;
+  // the round measured the run 20% slower than without probes (0.83 s): 2.9%, both stay.
+  std::string tree = "main 1 1.0\n"
+                     "main;kernel 1000 0.6 0.012\n"
+                     "main;kernel;loop 1000 0.5 0.012\n"
+                     "main;kernel;loop;helper 10000 0.001 0.45 990000\n";
+  std::string cands = line(1, "PROC", "placed", "main") + line(2, "PROC", "placed", "kernel") +
+                      line(3, "LOOP", "placed", "kernel") + line(4, "PROC", "placed", "helper");
+  std::map<std::string, std::int32_t> ids = {
+      {"main", 1}, {"kernel", 2}, {"loop", 3}, {"helper", 4}};
+  analysis::TuneOptions options;
+  analysis::Score score = analysis::score(renumbered(tree, ids), options.target);
+  analysis::TuneStep unmeasured = analysis::tune_step(score, candidates(cands), {}, options);
+  EXPECT_TRUE(has(unmeasured.prune, 4));
+  EXPECT_TRUE(has(unmeasured.prune, 3)) << "against 0.53 s";
+  EXPECT_FALSE(has(unmeasured.prune, 2));
+  options.measured = 0.2;
+  analysis::TuneStep measured = analysis::tune_step(score, candidates(cands), {}, options);
+  EXPECT_TRUE(has(measured.prune, 4)) << "throttled";
+  EXPECT_EQ(1u, measured.prune.size()) << "against 0.83 s";
+  EXPECT_NEAR(0.024 / (1.0 / 1.2), measured.estimated_after, 1e-9);
+}
+
 TEST(Tune, PresenceSuspectIsTheMostFrequentPlacedProbeNotYetTried) {
   // kern runs most often; big more often than step, but 36% of the run is its own time,
   // which without it would be step's: it comes after step; rare runs under

@@ -49,6 +49,14 @@ struct TuneState {
 struct TuneOptions {
   double target = 0.03; // a probe's cost share, and the run's estimated dilation, to stay under
   double grow = 0.05;   // the exclusive share of the run from which a node is refined
+  // The round's measured slow-down against the run without probes (its wall time over
+  // round 0's, less 1), or negative when not known. The probes left after the prunes are
+  // summed against the run without probes: that run's time is the round's over 1 plus this
+  // (kept between the run less the probes' estimated cost and the run itself), for the
+  // estimate charges a throttled activation what a back-to-back one costs, up to twice
+  // what it costs between real work, and a run of a billion of them looked a third shorter
+  // without probes than it was (Quicksilver, docs/PERFORMANCE.md section 13).
+  double measured = -1;
 };
 
 // A change to the selection, with the probe's description and why.
