@@ -225,18 +225,19 @@ std::uint32_t cfh_add_node(Cfh &c, std::uint32_t parent, int kind, int id, const
   Node &n = c.nodes[count];
   n.parent = parent;
   n.probe = id;
-  n.mode = c.cpu_all ? kModeCpu : 0;
+  std::uint8_t timed = c.cpu_all ? kModeCpu : 0;
+  // Timed until it throttles (cfh_start_slow), and throttled from the start under a
+  // throttled parent, whose activations are not timed (settled_mode).
+  n.mode = (c.nodes[parent].mode & kModeThrottled) ? kModeThrottled : timed;
   n.kind = std::uint8_t(kind);
   n.hist_level = 0;
   n.hist_carried = 0;
   n.hist_base = kHistUnplaced;
   idb_stats_clear(&n.stats);
-  // Timed until it throttles (cfh_start_slow), and throttled from the start under a
-  // throttled parent, whose activations are not timed (settled_mode).
   ++c.timed_children[parent];
-  if (c.nodes[parent].mode & kModeThrottled) n.mode = kModeThrottled;
   c.node_count.store(count + 1, std::memory_order_release);
-  if (dyn_wanted(kind, id) && dyn_attach(c, count)) n.mode = kModeDynamic | (n.mode & kModeCpu);
+  if (dyn_wanted(kind, id) && dyn_attach(c, count))
+    n.mode = kModeDynamic | timed; // never throttled
   n.stats.noise = double(now() - entry);
   return count;
 }
