@@ -60,6 +60,9 @@ bool BoundedWork::statement(const Stmt *s) {
   if (isa<LambdaExpr, BlockExpr, UnaryExprOrTypeTraitExpr, CXXNoexceptExpr, ConstantExpr>(s))
     return true;
   if (isa<CXXNewExpr, CXXDeleteExpr, CXXThrowExpr, IndirectGotoStmt>(s)) return false;
+  if (auto *check = dyn_cast<IfStmt>(s); check && is_check(*check)) // its report ends the path
+    return statement(check->getInit()) && statement(check->getConditionVariableDeclStmt()) &&
+           statement(check->getCond());
   if (auto *jump = dyn_cast<GotoStmt>(s)) { // a jump back is a loop
     const LabelStmt *label = jump->getLabel()->getStmt();
     const SourceManager &sm = ast_.getSourceManager();

@@ -14,6 +14,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <string>
 
 namespace idb::instr {
 
@@ -35,6 +36,77 @@ const Expr *strip(const Expr *e) {
     else
       return e;
   }
+}
+
+// Whether `s` or anything below it calls a function (operators on builtin types are not
+// calls).
+bool calls_anything(const Stmt *s) {
+  if (!s || isa<UnaryExprOrTypeTraitExpr, LambdaExpr>(s)) return false;
+  if (isa<CallExpr, CXXConstructExpr, CXXNewExpr, CXXDeleteExpr, CXXThrowExpr>(s)) return true;
+  for (const Stmt *child : s->children())
+    if (calls_anything(child)) return true;
+  return false;
+}
+
+bool in_std_or_global(const FunctionDecl &f) {
+  const DeclContext *context = f.getDeclContext()->getRedeclContext();
+  return context->isTranslationUnit() || context->isStdNamespace() ||
+         (context->isExternCContext() || context->isExternCXXContext());
+}
+
+bool is_ostream(QualType type) {
+  const CXXRecordDecl *record = type.getNonReferenceType()->getAsCXXRecordDecl();
+  if (!record) return false;
+  if (record->getName() == "basic_ostream" && record->isInStdNamespace()) return true;
+  if (!record->hasDefinition()) return false;
+  for (const CXXBaseSpecifier &base : record->bases())
+    if (is_ostream(base.getType())) return true;
+  return false;
+}
+
+// A message or the end of the program, with arguments that call nothing else.
+bool is_report(const Expr *e) {
+  e = strip(e);
+  if (auto *op = dyn_cast<CXXOperatorCallExpr>(e)) {
+    if (op->getOperator() != OO_LessLess || op->getNumArgs() != 2) return false;
+    const Expr *stream = strip(op->getArg(0));
+    bool chained = isa<CXXOperatorCallExpr>(stream) ? is_report(stream)
+                                                     : is_ostream(stream->getType()) &&
+                                                           !calls_anything(stream);
+    return chained && is_ostream(op->getType()) &&
+           (!calls_anything(op->getArg(1)) || is_report(op->getArg(1)));
+  }
+  auto *call = dyn_cast<CallExpr>(e);
+  const FunctionDecl *f = call ? call->getDirectCallee() : nullptr;
+  if (!f) return false;
+  if (!f->isNoReturn()) {
+    static const std::set<std::string> kMessages = {
+        "printf", "fprintf", "dprintf", "vprintf", "vfprintf", "puts",     "fputs",
+        "fputc",  "putc",    "putchar", "perror",  "fflush",   "MPI_Abort"};
+    if (!f->getIdentifier() || !kMessages.count(f->getName().str()) || !in_std_or_global(*f))
+      return false;
+  }
+  for (const Expr *arg : call->arguments())
+    if (calls_anything(arg)) return false;
+  return true;
+}
+
+// Whether `s` only reports and gives up (is_check's branch).
+bool reports_only(const Stmt *s) {
+  if (!s || isa<NullStmt>(s)) return true;
+  if (auto *block = dyn_cast<CompoundStmt>(s)) {
+    for (const Stmt *item : block->body())
+      if (!reports_only(item)) return false;
+    return true;
+  }
+  if (auto *loop = dyn_cast<DoStmt>(s)) { // a macro's `do { ... } while (0)`
+    auto *zero = dyn_cast<IntegerLiteral>(strip(loop->getCond()));
+    return zero && zero->getValue() == 0 && reports_only(loop->getBody());
+  }
+  if (auto *attributed = dyn_cast<AttributedStmt>(s)) return reports_only(attributed->getSubStmt());
+  if (auto *ret = dyn_cast<ReturnStmt>(s)) return !calls_anything(ret->getRetValue());
+  if (auto *e = dyn_cast<Expr>(s)) return is_report(e);
+  return false;
 }
 
 // The call a statement consists of, with the form a probe around it takes.
@@ -245,7 +317,9 @@ private:
       expression(i->getInit(), depth, false);
       declaration(i->getConditionVariableDeclStmt(), depth, false);
       expression(i->getCond(), depth, false);
+      unsigned weight = scan.weight;
       statement(i->getThen(), s, depth);
+      if (is_check(*i)) scan.weight = weight; // a check's report is not work
       statement(i->getElse(), s, depth);
     } else if (auto *sw = dyn_cast<SwitchStmt>(s)) {
       expression(sw->getInit(), depth, false);
@@ -422,6 +496,10 @@ FunctionScan scan_function(const FunctionDecl &function, bool callees) {
   walker.statement(function.getBody(), nullptr, 0);
   // The body's own braces are not a statement of the function.
   return std::move(walker.scan);
+}
+
+bool is_check(const IfStmt &s) {
+  return !s.getElse() && reports_only(s.getThen());
 }
 
 std::string callee_name(const CallExpr &call) {

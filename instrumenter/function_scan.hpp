@@ -74,6 +74,16 @@ struct FunctionScan {
 // their size, for CallSite::callee_weight).
 FunctionScan scan_function(const clang::FunctionDecl &function, bool callees = true);
 
+// True for a check: an `if` without `else` whose branch only reports and gives up, every
+// statement of it (through braces and `do { } while (0)`) a call to a function that never
+// returns (`abort`, `exit`), a message (`printf`, `fprintf`, `puts`, `fputs`, `perror`,
+// `fflush`, `MPI_Abort`, or `<<` into a `std::ostream`) whose arguments call nothing else,
+// or a `return` of a value computed without a call. Its branch is not the function's work:
+// the size rule does not weigh it and the bounded rule does not follow it (an assertion
+// macro that prints instead of aborting, as Quicksilver's `qs_assert`, made a 4 ns
+// accessor weigh over the size rule; docs/instrumenter.md).
+bool is_check(const clang::IfStmt &s);
+
 // The qualified name without "(anonymous namespace)::", which says nothing to a reader.
 std::string readable_name(const clang::NamedDecl &decl);
 

@@ -197,6 +197,49 @@ static int again(int n) { int s = 0; back: s += n; s *= 2; s -= 1; s += 3; if (-
   EXPECT_NE(std::string::npos, weighed.find("<PROC face(...) [t.c:3]>")) << weighed;
 }
 
+TEST(Rewrite, AChecksReportIsNotTheFunctionsWork) {
+  // get's two checks print and go on (an assertion macro that does not abort): without
+  // them it weighs 5, small. scale's check prints and exits: bounded. works assigns in its
+  // branch, and logs prints what a call computes: their branches are work, their fprintf
+  // and printf library calls, so both keep their probes.
+  const char *input = R"(int printf(const char *, ...);
+int fprintf(void *, const char *, ...);
+void exit(int) __attribute__((noreturn));
+double sqrt(double);
+extern void *err;
+#define CHECK(c) do { if (!(c)) { printf("check failed: %s:%d\n", __FILE__, __LINE__); } } while (0)
+static double get(const double *v, int i, int n) { CHECK(i >= 0); CHECK(i < n); return v[i]; }
+static double scale(double f, int n) { if (n <= 0) { fprintf(err, "bad n %d\n", n); exit(1); } double s = f * 2; s += 1; s *= f; s -= 2; s += f; s *= 3; return s; }
+static double works(double *v, double f, int n) { if (n <= 0) { fprintf(err, "n %d\n", n); v[0] = f; } double s = f * 2; s += 1; s *= f; s -= 2; s += f; s *= 3; return s; }
+static double logs(double s, int verbose) { s += 1; s *= 2; s -= 3; s += 4; s *= 5; s -= 6; if (verbose) printf("%g\n", sqrt(s)); return s; }
+)";
+  std::string out = instrument(input, "default");
+  for (const char *skipped : {"get", "scale"})
+    EXPECT_EQ(std::string::npos, out.find(std::string("<PROC ") + skipped + "(...)"))
+        << skipped << " is not its checks:\n"
+        << out;
+  for (const char *kept : {"works", "logs"})
+    EXPECT_NE(std::string::npos, out.find(std::string("<PROC ") + kept + "(...)"))
+        << kept << "'s branch is work:\n"
+        << out;
+  // In C++, a message into std::cerr and abort() make a check too.
+  const char *cxx = R"(#include <cstdlib>
+#include <iostream>
+struct Table {
+  double *v; int n;
+  double at(int i) const {
+    if (i < 0 || i >= n) { std::cerr << "index " << i << " out of " << n << std::endl; std::abort(); }
+    double x = v[i]; x *= 2; x += 1; x *= 3; x -= 2; x += v[0]; x *= x; return x;
+  }
+  double sum() const { double s = 0; for (int i = 0; i < n; ++i) s += at(i); return s; }
+};
+double total(const Table &t) { return t.sum(); }
+)";
+  std::string cxx_out = instrument(cxx, "default", "t.cpp");
+  EXPECT_EQ(std::string::npos, cxx_out.find("<PROC Table::at(...)")) << cxx_out;
+  EXPECT_NE(std::string::npos, cxx_out.find("<PROC Table::sum(...)")) << cxx_out;
+}
+
 TEST(Rewrite, HelpersCalledInNestedLoopsGetNoProbesWhenTheirOwnWorkIsBounded) {
   // micro is called in macro's loop, which lookups calls in its loop: nested. Its own work
   // is bounded: search holds a loop, and a probe of its own. phase is called in one loop
