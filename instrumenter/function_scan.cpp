@@ -70,9 +70,9 @@ bool is_report(const Expr *e) {
   if (auto *op = dyn_cast<CXXOperatorCallExpr>(e)) {
     if (op->getOperator() != OO_LessLess || op->getNumArgs() != 2) return false;
     const Expr *stream = strip(op->getArg(0));
-    bool chained = isa<CXXOperatorCallExpr>(stream) ? is_report(stream)
-                                                     : is_ostream(stream->getType()) &&
-                                                           !calls_anything(stream);
+    bool chained = isa<CXXOperatorCallExpr>(stream)
+                       ? is_report(stream)
+                       : is_ostream(stream->getType()) && !calls_anything(stream);
     return chained && is_ostream(op->getType()) &&
            (!calls_anything(op->getArg(1)) || is_report(op->getArg(1)));
   }
