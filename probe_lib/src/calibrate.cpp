@@ -109,8 +109,8 @@ void calibrate_noise(Calibration &cal, const Limits &limits) {
     const idb_site_t &site = c->sites[kCalibrationProbe & (IDB_SITES_ - 1)];
     double throttled = site.key == child_key(0, kCalibrationProbe) ? fenced(counted) : fenced(pair);
     c->nodes[entry->node].mode = 0;
-    entry->untimed = 0; // unmarked and uncounted: timed again
-    ++c->timed_children[0];
+    entry->untimed = 0; // unmarked and uncounted: timed again, a timed child of its parent
+    ++c->timed_children[c->nodes[entry->node].parent];
     cfh_sites_clear(*c);
     double alone = kFenced ? fenced([] {}) : 0.0;
     double reads = kFenced ? fenced([&sink] {

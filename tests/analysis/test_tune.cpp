@@ -90,6 +90,21 @@ profile::Profile renumbered(const std::string &tree,
   return p;
 }
 
+// Appends `loops` nested loops l0, l1, ... (IDs 30, 31, ...) under `path` in `function`:
+// 1000 activations each, l_i's total `first - step * i` seconds, each charged `noise`.
+void add_nested_loops(std::string &tree, std::string &cands,
+                      std::map<std::string, std::int32_t> &ids, std::string path,
+                      const char *function, int loops, double first, double step,
+                      const std::string &noise) {
+  for (int i = 0; i < loops; ++i) {
+    std::string name = "l" + std::to_string(i);
+    path += ";" + name;
+    tree += path + " 1000 " + std::to_string(first - step * i) + " " + noise + "\n";
+    cands += line(30 + i, "LOOP", "placed", function, "", i ? 29 + i : 0);
+    ids[name] = 30 + i;
+  }
+}
+
 const std::map<std::string, std::int32_t> kIds = {
     {"main", 1}, {"loop3", 3}, {"step", 2}, {"loop4", 4}, {"digits", 5}};
 
@@ -196,19 +211,12 @@ TEST(Tune, ALoopLeftToItsProcIsNeverGrownAndGoesWhenThePROCIsPruned) {
 
 TEST(Tune, RareProbesStayWhateverTheirShareAndTheSumIsKeptUnderTheTarget) {
   // `once` costs half its own time but a millionth of the run: kept. Eight nested loops
-  // costing 1% of the run each (under the 3% share each) sum over the target: the costliest
-  // go until the estimate is under it.
+  // costing 1% of the run each (under the 3% share each) sum over the target: the dearest
+  // for their own time go until the estimate is under it.
   std::string tree = "main 1 1.0\nmain;once 1 0.000002 0.000001\n";
   std::string cands = line(1, "PROC", "placed", "main") + line(20, "PROC", "placed", "once");
   std::map<std::string, std::int32_t> ids = {{"main", 1}, {"once", 20}};
-  std::string path = "main";
-  for (int i = 0; i < 8; ++i) {
-    std::string name = "l" + std::to_string(i);
-    path += ";" + name;
-    tree += path + " 1000 " + std::to_string(0.9 - 0.01 * i) + " 0.01\n";
-    cands += line(30 + i, "LOOP", "placed", "main", "", i ? 29 + i : 0);
-    ids[name] = 30 + i;
-  }
+  add_nested_loops(tree, cands, ids, "main", "main", 8, 0.9, 0.01, "0.01");
   profile::Profile p = renumbered(tree, ids);
   analysis::TuneOptions options;
   analysis::TuneStep s =
@@ -226,14 +234,7 @@ TEST(Tune, OverTheTargetTheDearestForWhatTheyMeasureGoFirst) {
   std::string tree = "main 1 1.0\nmain;kernel 1 0.95 0.025\n";
   std::string cands = line(1, "PROC", "placed", "main") + line(2, "PROC", "placed", "kernel");
   std::map<std::string, std::int32_t> ids = {{"main", 1}, {"kernel", 2}};
-  std::string path = "main;kernel";
-  for (int i = 0; i < 5; ++i) {
-    std::string name = "l" + std::to_string(i);
-    path += ";" + name;
-    tree += path + " 1000 " + std::to_string(0.5 - 0.001 * i) + " 0.014\n";
-    cands += line(30 + i, "LOOP", "placed", "kernel", "", i ? 29 + i : 0);
-    ids[name] = 30 + i;
-  }
+  add_nested_loops(tree, cands, ids, "main;kernel", "kernel", 5, 0.5, 0.001, "0.014");
   analysis::TuneOptions options;
   analysis::TuneStep s = analysis::tune_step(analysis::score(renumbered(tree, ids), options.target),
                                              candidates(cands), {}, options);
