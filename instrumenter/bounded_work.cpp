@@ -19,11 +19,24 @@ bool BoundedWork::bounded(const FunctionDecl &function) {
   return definition && this->function(*definition);
 }
 
+const std::set<const FunctionDecl *> &BoundedWork::rests_on(const FunctionDecl &function) {
+  const FunctionDecl *definition = function.getDefinition();
+  return rests_[definition ? definition : &function];
+}
+
 bool BoundedWork::function(const FunctionDecl &definition) {
   auto known = known_.find(&definition);
-  if (known != known_.end()) return known->second == State::Bounded; // Open: recursion
+  if (known != known_.end()) { // Open: recursion
+    if (known->second == State::Bounded && !open_.empty()) {
+      const auto &mine = rests_[&definition];
+      open_.back()->insert(mine.begin(), mine.end());
+    }
+    return known->second == State::Bounded;
+  }
   if (!definition.hasBody() || depth_ >= kBoundedDepth) return false;
   known_[&definition] = State::Open;
+  std::set<const FunctionDecl *> &rests = rests_[&definition];
+  open_.push_back(&rests);
   ++depth_;
   bool result = scan_function(definition, false).long_loops == 0 && statement(definition.getBody());
   if (result) // a constructor's member and base initialisers run before its body
@@ -31,8 +44,18 @@ bool BoundedWork::function(const FunctionDecl &definition) {
       for (const CXXCtorInitializer *init : ctor->inits())
         if (!statement(init->getInit())) result = false;
   --depth_;
+  open_.pop_back();
   known_[&definition] = result ? State::Bounded : State::Unbounded;
+  if (result && !open_.empty()) open_.back()->insert(rests.begin(), rests.end());
   return result;
+}
+
+// Declared in the user's code: a function of another file of the program, not a
+// library's (whose headers are system headers).
+bool BoundedWork::user_declared(const FunctionDecl &callee) const {
+  const SourceManager &sm = ast_.getSourceManager();
+  SourceLocation at = sm.getExpansionLoc(callee.getLocation());
+  return at.isValid() && !sm.isInSystemHeader(at) && !callee.isTemplateInstantiation();
 }
 
 bool BoundedWork::callee(const FunctionDecl *callee) {
@@ -43,7 +66,10 @@ bool BoundedWork::callee(const FunctionDecl *callee) {
     return ast_.BuiltinInfo.isConst(id) || ast_.BuiltinInfo.isConstWithoutErrno(id);
   const FunctionDecl *definition = callee->getDefinition();
   if (definition && probed_ && probed_(*definition)) return true;
-  return definition && function(*definition);
+  if (definition) return function(*definition);
+  if (!external_ || !user_declared(*callee) || !external_(*callee)) return false;
+  if (!open_.empty()) open_.back()->insert(callee->getCanonicalDecl());
+  return true;
 }
 
 // The destructor an object of `type` runs at the end of its life, when it does anything.

@@ -11,6 +11,11 @@
 // Given `probed`, the analysis tells whether a function's *own* work is bounded: a callee
 // that `probed` accepts (a function of the sources with a loop, which holds a probe of its
 // own) counts as bounded, since its time is measured apart.
+//
+// Given `external`, a callee declared in the user's code (outside system headers) but not
+// defined in the unit is asked about rather than taken as unbounded: the program index
+// (program_index.hpp) knows it from the other files of the program. Each answer it gives
+// true is remembered with the functions whose result rests on it (`rests_on`).
 #pragma once
 
 #include <clang/AST/ASTContext.h>
@@ -18,6 +23,8 @@
 
 #include <functional>
 #include <map>
+#include <set>
+#include <vector>
 
 namespace idb::instr {
 
@@ -27,21 +34,31 @@ constexpr int kBoundedDepth = 12;
 class BoundedWork {
 public:
   using Probed = std::function<bool(const clang::FunctionDecl &)>;
-  explicit BoundedWork(const clang::ASTContext &ast, Probed probed = nullptr)
-      : ast_(ast), probed_(std::move(probed)) {}
+  using External = std::function<bool(const clang::FunctionDecl &)>;
+  explicit BoundedWork(const clang::ASTContext &ast, Probed probed = nullptr,
+                       External external = nullptr)
+      : ast_(ast), probed_(std::move(probed)), external_(std::move(external)) {}
 
   // True when `function`'s work is bounded (see above). Memoised per definition.
   bool bounded(const clang::FunctionDecl &function);
   // True when the calls and jumps of statement `s` are: every call reaches bounded code,
   // no jump goes back. Its loops are the caller's to weigh (this does not look at them).
   bool bounded_calls(const clang::Stmt &s) { return statement(&s); }
+  // The declarations of the callees `external` answered for that `function`'s result
+  // rests on, through every definition it reaches (after `bounded`).
+  const std::set<const clang::FunctionDecl *> &rests_on(const clang::FunctionDecl &function);
 
 private:
   enum class State { Open, Bounded, Unbounded };
   const clang::ASTContext &ast_;
   Probed probed_;
+  External external_;
   std::map<const clang::FunctionDecl *, State> known_;
+  std::map<const clang::FunctionDecl *, std::set<const clang::FunctionDecl *>> rests_;
+  std::vector<std::set<const clang::FunctionDecl *> *> open_; // the definitions being weighed
   int depth_ = 0;
+
+  bool user_declared(const clang::FunctionDecl &callee) const;
 
   bool function(const clang::FunctionDecl &function);
   bool callee(const clang::FunctionDecl *callee);

@@ -65,6 +65,7 @@ struct FileResult {
   std::string output;                // the instrumented text (apply only)
   std::vector<HeaderCopy> headers;   // copies of the user headers it includes (apply only)
   std::string error;                 // "" on success
+  std::string summary; // the unit's summary for the program index (summary_text), when asked
 };
 
 } // namespace idb::instr

@@ -16,6 +16,7 @@
 #include <clang/Tooling/CompilationDatabase.h>
 #include <clang/Tooling/Tooling.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -112,7 +113,7 @@ public:
     HeaderOptions headers = options_.headers;
     headers.graph = graph_.get();
     results_[key] = instrument_unit(ast, given, options_.selection, options_.apply,
-                                    options_.keep_columns, headers);
+                                    options_.keep_columns, headers, options_.program);
   }
 
 private:
@@ -180,7 +181,86 @@ std::string file_head(const std::string &path) {
   return in ? head : "";
 }
 
+// Summarizes each parsed unit for the program index, keeping Clang quiet.
+class SummaryAction : public ASTFrontendAction {
+public:
+  explicit SummaryAction(std::map<std::string, UnitSummary> &out) : out_(out) {}
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &ci,
+                                                 llvm::StringRef file) override {
+    ci.getDiagnostics().setClient(new IgnoringDiagConsumer, true);
+    return std::make_unique<Summarizer>(ci, absolute(file.str()), out_);
+  }
+
+private:
+  class Summarizer : public ASTConsumer {
+  public:
+    Summarizer(CompilerInstance &ci, std::string file, std::map<std::string, UnitSummary> &out)
+        : ci_(ci), file_(std::move(file)), out_(out) {}
+    void HandleTranslationUnit(ASTContext &ast) override {
+      if (!ci_.getDiagnostics().hasErrorOccurred()) out_[file_] = summarize_unit(ast);
+    }
+
+  private:
+    CompilerInstance &ci_;
+    std::string file_;
+    std::map<std::string, UnitSummary> &out_;
+  };
+  std::map<std::string, UnitSummary> &out_;
+};
+
+class SummaryFactory : public tooling::FrontendActionFactory {
+public:
+  explicit SummaryFactory(std::map<std::string, UnitSummary> &out) : out_(out) {}
+  std::unique_ptr<FrontendAction> create() override {
+    return std::make_unique<SummaryAction>(out_);
+  }
+
+private:
+  std::map<std::string, UnitSummary> &out_;
+};
+
 } // namespace
+
+namespace {
+
+// Each file's summary for the program index, by absolute path, from `db`'s compile
+// commands; a file that does not parse has none.
+std::map<std::string, UnitSummary> summaries(const tooling::CompilationDatabase &db,
+                                             const std::vector<std::string> &files) {
+  std::vector<std::string> sources;
+  for (const auto &file : files)
+    sources.push_back(absolute(file));
+  tooling::ClangTool tool(db, files, std::make_shared<PCHContainerOperations>(),
+                          pragma_macro_filesystem(llvm::vfs::getRealFileSystem(), sources));
+  tool.appendArgumentsAdjuster(tooling::getInsertArgumentAdjuster(
+      {std::string("-resource-dir=") + resource_dir(), "-Wno-unknown-warning-option"},
+      tooling::ArgumentInsertPosition::BEGIN));
+  tool.appendArgumentsAdjuster(
+      tooling::getInsertArgumentAdjuster("-w", tooling::ArgumentInsertPosition::END));
+  tool.setPrintErrorMessage(false);
+  std::map<std::string, UnitSummary> found;
+  SummaryFactory factory(found);
+  tool.run(&factory);
+  return found;
+}
+
+bool index_wanted() {
+  const char *value = std::getenv("IDB_INDEX");
+  return !(value && std::string(value) == "0");
+}
+
+} // namespace
+
+std::vector<std::optional<UnitSummary>> summarize_files(const std::vector<std::string> &files,
+                                                        const std::vector<std::string> &flags) {
+  std::vector<std::optional<UnitSummary>> out(files.size());
+  if (files.empty()) return out;
+  std::map<std::string, UnitSummary> found =
+      summaries(tooling::FixedCompilationDatabase(".", flags), files);
+  for (std::size_t i = 0; i < files.size(); ++i)
+    if (auto it = found.find(absolute(files[i])); it != found.end()) out[i] = std::move(it->second);
+  return out;
+}
 
 const char *resource_dir() {
   return IDB_CLANG_RESOURCE_DIR;
@@ -188,7 +268,8 @@ const char *resource_dir() {
 
 FileResult run_on_text(const std::string &code, const std::string &file,
                        const std::vector<std::string> &flags, const Selection &selection,
-                       bool apply, bool for_compiler, const HeaderOptions &headers) {
+                       bool apply, bool for_compiler, const HeaderOptions &headers,
+                       const ProgramIndex *program) {
   if (auto refused = refusal(file, code); !refused.empty()) {
     FileResult r;
     r.file = file;
@@ -203,6 +284,7 @@ FileResult run_on_text(const std::string &code, const std::string &file,
   options.quiet = for_compiler;
   options.keep_columns = for_compiler;
   options.headers = headers;
+  options.program = program;
   Results results;
   std::vector<std::string> args = {std::string("-resource-dir=") + resource_dir(),
                                    "-Wno-unknown-warning-option"};
@@ -239,6 +321,16 @@ std::vector<FileResult> run_tool(const ToolOptions &options) {
       r.error = refused;
       return {r};
     }
+  // The files given are the program: each one's size rule knows the others (a first pass
+  // over them all).
+  std::optional<ProgramIndex> program;
+  ToolOptions with_program = options;
+  if (!options.program && options.files.size() > 1 && index_wanted()) {
+    program.emplace();
+    for (const auto &[file, summary] : summaries(*db, options.files))
+      program->add(summary);
+    with_program.program = &*program;
+  }
   Results results;
   std::vector<std::string> sources;
   for (const auto &file : options.files)
@@ -252,7 +344,7 @@ std::vector<FileResult> run_tool(const ToolOptions &options) {
   // say why a file has no candidates.
   tool.appendArgumentsAdjuster(
       tooling::getInsertArgumentAdjuster("-w", tooling::ArgumentInsertPosition::END));
-  Factory factory(options, results);
+  Factory factory(with_program, results);
   tool.run(&factory);
   for (const auto &file : options.files) {
     auto it = results.find(absolute(file));

@@ -5,9 +5,11 @@
 #pragma once
 
 #include "candidate.hpp"
+#include "program_index.hpp"
 #include "selection.hpp"
 #include "unit.hpp"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,19 +28,30 @@ struct ToolOptions {
   bool keep_columns = false;
   // The user's headers too (unit.hpp; the include graph is the tool's to fill in).
   HeaderOptions headers;
+  // What the program's other files tell the size rule (program_index.hpp), or none.
+  const ProgramIndex *program = nullptr;
 };
 
 // One result per file, in the order given. A file that does not parse gets an error;
-// Clang's own diagnostics go to stderr. Not thread-safe (Clang's tool state).
+// Clang's own diagnostics go to stderr. Not thread-safe (Clang's tool state). Several files
+// without `program` are the program: a first pass summarizes them all, and each file's
+// size rule knows the others (unless IDB_INDEX=0).
 std::vector<FileResult> run_tool(const ToolOptions &options);
 
 // Processes `code` as if it were the file `file` (C or C++ by its extension), with
 // `flags`; what the tests and the compiler wrappers use. `for_compiler`: the wrappers'
 // settings, quiet and keeping columns.
-// `headers`: also the user's headers (HeaderOptions without the graph).
+// `headers`: also the user's headers (HeaderOptions without the graph). `program`: the
+// other files' summaries (FileResult::summary is then this file's).
 FileResult run_on_text(const std::string &code, const std::string &file,
                        const std::vector<std::string> &flags, const Selection &selection,
-                       bool apply, bool for_compiler = false, const HeaderOptions &headers = {});
+                       bool apply, bool for_compiler = false, const HeaderOptions &headers = {},
+                       const ProgramIndex *program = nullptr);
+
+// The program index's summary of each of `files` (absolute paths, all C or all C++) parsed
+// with `flags`, in the order given; a file that does not parse has none. Clang stays quiet.
+std::vector<std::optional<UnitSummary>> summarize_files(const std::vector<std::string> &files,
+                                                        const std::vector<std::string> &flags);
 
 // The Clang resource directory this build uses.
 const char *resource_dir();

@@ -4,6 +4,7 @@
 #include "bounded_work.hpp"
 #include "call_nesting.hpp"
 #include "manifest.hpp"
+#include "program_index.hpp"
 #include "rules.hpp"
 
 #include <clang/AST/Attr.h>
@@ -55,8 +56,13 @@ bool under(const std::string &path, const std::string &folder) {
 class Unit : public RecursiveASTVisitor<Unit> {
 public:
   Unit(ASTContext &ast, const std::string &file, const Selection &sel, bool apply,
-       bool keep_columns, const HeaderOptions &headers)
+       bool keep_columns, const HeaderOptions &headers, const ProgramIndex *program)
       : ast_(ast), sel_(sel), apply_(apply), keep_columns_(keep_columns), headers_(headers) {
+    if (program) { // the other files' summaries, and this unit's own for the calls through it
+      summary_ = summarize_unit(ast);
+      program_ = *program;
+      program_->add(*summary_);
+    }
     const SourceManager &sm = ast.getSourceManager();
     FileState &main = files_[sm.getMainFileID()];
     main.fid = sm.getMainFileID();
@@ -90,6 +96,7 @@ public:
       result.candidates.insert(result.candidates.end(), mine.begin(), mine.end());
     }
     result.error = error;
+    if (summary_) result.summary = summary_text(*summary_);
     if (!apply_ || !result.error.empty()) return result;
     result.output = prelude(main_->path) + render(*main_) + registration(result.candidates);
     for (const FileState *state : order)
@@ -112,9 +119,19 @@ private:
 
   ASTContext &ast_;
   const Selection &sel_;
-  BoundedWork bounded_{ast_};
+  std::optional<UnitSummary> summary_;
+  std::optional<ProgramIndex> program_;
+  // A callee of another file of the program is what the index knows of it.
+  BoundedWork bounded_{ast_, nullptr, [this](const FunctionDecl &fd) {
+                         return program_ && program_->bounded(usr_of(fd));
+                       }};
   // Own work: a callee of the sources with a loop holds its own probe.
-  BoundedWork own_work_{ast_, [this](const FunctionDecl &fd) { return probed_apart(fd); }};
+  BoundedWork own_work_{ast_, [this](const FunctionDecl &fd) { return probed_apart(fd); },
+                        [this](const FunctionDecl &fd) {
+                          if (!program_) return false;
+                          std::string usr = usr_of(fd);
+                          return program_->bounded(usr) || program_->loops(usr);
+                        }};
   std::optional<CallNesting> nesting_; // built when first needed: it walks the whole unit
   bool apply_;
   bool keep_columns_;
@@ -139,9 +156,12 @@ private:
     return scan_function(fd, false).long_loops > 0;
   }
 
+  // How deeply loops nest around `fd`'s calls: in this unit, or through the other files'
+  // calls the program index holds.
   int nesting(const FunctionDecl &fd) {
     if (!nesting_) nesting_.emplace(ast_);
-    return nesting_->nesting(fd);
+    int here = nesting_->nesting(fd);
+    return program_ && here < 2 ? std::max(here, program_->nesting(usr_of(fd))) : here;
   }
 
   // The file whose functions `fd` belongs to, when its candidates are wanted: the main
@@ -420,8 +440,9 @@ private:
 } // namespace
 
 FileResult instrument_unit(ASTContext &ast, const std::string &file, const Selection &selection,
-                           bool apply, bool keep_columns, const HeaderOptions &headers) {
-  Unit unit(ast, file, selection, apply, keep_columns, headers);
+                           bool apply, bool keep_columns, const HeaderOptions &headers,
+                           const ProgramIndex *program) {
+  Unit unit(ast, file, selection, apply, keep_columns, headers, program);
   unit.TraverseDecl(ast.getTranslationUnitDecl());
   return unit.finish();
 }

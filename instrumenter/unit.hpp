@@ -17,6 +17,8 @@
 
 namespace idb::instr {
 
+class ProgramIndex;
+
 // The #include directives of a translation unit, as the preprocessor met them
 // (tool.cpp's callbacks record them).
 struct IncludeGraph {
@@ -43,9 +45,12 @@ struct HeaderOptions {
 // With `apply` false only the candidates are filled in (and whether each would be
 // placed). With `keep_columns` every original token keeps its line and column in the
 // output (Edits::apply). Fails (FileResult::error) on an ID collision. (The refusal of an
-// instrumented file comes before parsing, in tool.cpp.)
+// instrumented file comes before parsing, in tool.cpp.) With `program`, the size rule also
+// knows the other files' functions and calls (program_index.hpp), and FileResult::summary
+// holds this unit's.
 FileResult instrument_unit(clang::ASTContext &ast, const std::string &file,
                            const Selection &selection, bool apply, bool keep_columns = false,
-                           const HeaderOptions &headers = {});
+                           const HeaderOptions &headers = {},
+                           const ProgramIndex *program = nullptr);
 
 } // namespace idb::instr

@@ -7,6 +7,7 @@
 #include "idb/edf.hpp"
 
 #include "cli.hpp"
+#include "index_cache.hpp"
 #include "manifest.hpp"
 #include "output_files.hpp"
 #include "process.hpp"
@@ -217,11 +218,15 @@ std::string instrument_source(const CompileLine::Source &source, const std::stri
   // named by their `#line`, keep the name.
   headers.copy_all = fs::path(source.path).parent_path().empty();
   headers.excluded = foreign_header_folders(runtime);
-  result = run_on_text(text.str(), source.path, flags, sel, true, true, headers);
+  // The other sources of its folder, for the size rule (index_cache.hpp).
+  std::optional<ProgramIndex> program = folder_index(source.path, source.cxx, flags);
+  result = run_on_text(text.str(), source.path, flags, sel, true, true, headers,
+                       program ? &*program : nullptr);
   if (!result.error.empty()) {
     error = result.error;
     return "";
   }
+  if (!result.summary.empty()) keep_summary(source.path, flags, result.summary);
   for (const HeaderCopy &copy : result.headers) {
     std::error_code ec;
     fs::create_directories(fs::path(copy.path).parent_path(), ec);

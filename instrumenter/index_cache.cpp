@@ -1,0 +1,153 @@
+#include "index_cache.hpp"
+
+#include "output_files.hpp"
+#include "tool.hpp"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace idb::instr {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char *kCacheHead = "idb-index 1";
+
+std::string cache_folder() {
+  if (const char *off = std::getenv("IDB_INDEX"); off && std::string(off) == "0") return "";
+  if (const char *dir = std::getenv("IDB_INDEX_DIR"); dir && *dir) return dir;
+  if (const char *xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
+    return std::string(xdg) + "/idb/index";
+  if (const char *home = std::getenv("HOME"); home && *home)
+    return std::string(home) + "/.cache/idb/index";
+  return "";
+}
+
+// A file's state as the cache compares it: modification time in nanoseconds and size.
+std::string stamp(const std::string &path) {
+  struct stat st {};
+  if (stat(path.c_str(), &st) != 0) return "";
+  return std::to_string(std::int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec) + "\t" +
+         std::to_string(st.st_size);
+}
+
+// The cache entry of `source` parsed with `flags`: FNV-1a over both.
+std::string entry_path(const std::string &folder, const std::string &source,
+                       const std::vector<std::string> &flags) {
+  std::uint64_t hash = 14695981039346656037ull;
+  auto mix = [&](const std::string &text) {
+    for (unsigned char c : text)
+      hash = (hash ^ c) * 1099511628211ull;
+    hash = (hash ^ 0xff) * 1099511628211ull; // a separator no argument holds
+  };
+  mix(source);
+  for (const std::string &flag : flags)
+    mix(flag);
+  std::ostringstream name;
+  name << folder << '/' << std::hex << hash << ".sum";
+  return name.str();
+}
+
+// The cached summary when every file it was made from is as it was then.
+std::optional<UnitSummary> load(const std::string &entry) {
+  std::ifstream in(entry, std::ios::binary);
+  std::string line;
+  if (!in || !std::getline(in, line) || line != kCacheHead) return std::nullopt;
+  std::ostringstream rest;
+  while (std::getline(in, line)) {
+    if (line.rfind("S\t", 0) != 0) {
+      rest << line << '\n' << in.rdbuf();
+      break;
+    }
+    std::size_t path_at = line.find('\t', line.find('\t', 2) + 1);
+    if (path_at == std::string::npos) return std::nullopt;
+    if (line.substr(2, path_at - 2) != stamp(line.substr(path_at + 1))) return std::nullopt;
+  }
+  UnitSummary summary;
+  if (!parse_summary(rest.str(), summary)) return std::nullopt;
+  return summary;
+}
+
+// Writes the entry unless it holds the same already (the compile of a file whose entry its
+// folder's index made a moment ago, or a build that changed nothing).
+void store(const std::string &entry, const std::string &source, const UnitSummary &summary) {
+  std::string text = std::string(kCacheHead) + "\n";
+  std::vector<std::string> inputs = summary.inputs;
+  if (inputs.empty()) inputs.push_back(source); // a file that did not parse: until it changes
+  for (const std::string &input : inputs) {
+    std::string now = stamp(input);
+    if (now.empty()) return; // gone already: nothing worth keeping
+    text += "S\t" + now + "\t" + input + "\n";
+  }
+  text += summary_text(summary);
+  {
+    std::ifstream in(entry, std::ios::binary);
+    std::ostringstream old;
+    old << in.rdbuf();
+    if (in && old.str() == text) return;
+  }
+  std::error_code ec;
+  fs::create_directories(fs::path(entry).parent_path(), ec);
+  write_file_atomically(entry, text); // a cache: if it cannot be written, the next parses again
+}
+
+bool language_source(const fs::path &path, bool cxx) {
+  std::string ext = path.extension().string();
+  if (!cxx) return ext == ".c";
+  return ext == ".cc" || ext == ".cpp" || ext == ".cxx" || ext == ".C" || ext == ".c++";
+}
+
+} // namespace
+
+std::optional<ProgramIndex> folder_index(const std::string &source, bool cxx,
+                                         const std::vector<std::string> &flags) {
+  std::string folder = cache_folder();
+  if (folder.empty()) return std::nullopt;
+  std::error_code ec;
+  fs::path self = fs::absolute(source, ec).lexically_normal();
+  if (ec) return std::nullopt;
+  std::vector<std::string> siblings;
+  for (const auto &entry : fs::directory_iterator(self.parent_path(), ec)) {
+    std::error_code type_ec;
+    if (entry.is_regular_file(type_ec) && language_source(entry.path(), cxx) &&
+        entry.path() != self)
+      siblings.push_back(entry.path().string());
+  }
+  if (ec || siblings.size() > kMaxIndexedSources) return std::nullopt;
+  std::sort(siblings.begin(), siblings.end());
+  // Begin after this source, so that the jobs of a parallel build parse different files
+  // first; each looks in the cache again just before it parses.
+  auto after = std::upper_bound(siblings.begin(), siblings.end(), self.string());
+  std::rotate(siblings.begin(), after, siblings.end());
+  ProgramIndex index;
+  for (const std::string &sibling : siblings) {
+    std::string entry = entry_path(folder, sibling, flags);
+    std::optional<UnitSummary> summary = load(entry);
+    if (!summary) {
+      std::optional<UnitSummary> parsed = std::move(summarize_files({sibling}, flags).front());
+      summary = parsed ? std::move(*parsed) : UnitSummary{};
+      store(entry, sibling, *summary);
+    }
+    index.add(*summary);
+  }
+  return index;
+}
+
+void keep_summary(const std::string &source, const std::vector<std::string> &flags,
+                  const std::string &summary) {
+  std::string folder = cache_folder();
+  UnitSummary parsed;
+  std::error_code ec;
+  fs::path self = fs::absolute(source, ec).lexically_normal();
+  if (folder.empty() || ec || !parse_summary(summary, parsed)) return;
+  store(entry_path(folder, self.string(), flags), self.string(), parsed);
+}
+
+} // namespace idb::instr

@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# The compiler wrappers' program index (docs/instrumenter.md, "The program index"): a C
+# program of four files compiled one at a time through idb-cc, as make does. A helper whose
+# callee is in one file and whose callers' loops are in another loses its probe; the
+# program computes what its pristine build computes; the next build reads the cache and
+# rewrites none of it; an edit to the callee reaches the helper's next compile; a source
+# beside them that does not compile, and a cache folder that cannot be written, change
+# nothing else; IDB_INDEX=0 turns the index off.
+# usage: run_program_index.sh WORK_DIR IDB_CC [EXTRA_FLAGS...]
+set -euo pipefail
+work=$1 idb_cc=$2
+shift 2
+extra=("$@")
+rm -rf "$work" && mkdir -p "$work/src"
+cd "$work/src"
+cat >leaf.c <<'EOF'
+double leaf(const double *t, int i) { return t[i] * 2.0 + 1.0; }
+EOF
+cat >sum.c <<'EOF'
+double sum(const double *t, int n) {
+  double s = 0;
+  for (int i = 0; i < n; ++i) s += t[i];
+  return s;
+}
+EOF
+cat >helpers.c <<'EOF'
+double leaf(const double *t, int i);
+double sum(const double *t, int n);
+double cell(const double *t, int i, int j) {
+  double a = t[i], b = leaf(t, j), c = a * b;
+  if (c > 10.0) c = 10.0;
+  double d = c - a;
+  d = d * d;
+  a = a + d;
+  return a + b + c + d;
+}
+double row(const double *t, int i, int j) {
+  double a = t[i], b = sum(t, j), c = a * b;
+  if (c > 10.0) c = 10.0;
+  double d = c - a;
+  d = d * d;
+  a = a + d;
+  return a + b + c + d;
+}
+EOF
+cat >main.c <<'EOF'
+#include <stdio.h>
+double cell(const double *t, int i, int j);
+double row(const double *t, int i, int j);
+static double sweep(const double *t) {
+  double s = 0;
+  for (int i = 0; i < 100; ++i)
+    for (int j = 0; j < 100; ++j) s += cell(t, i, j) + row(t, i, j % 4);
+  return s;
+}
+int main(void) {
+  double t[100], s = 0;
+  for (int i = 0; i < 100; ++i) t[i] = i * 0.01;
+  for (int step = 0; step < 10; ++step) s += sweep(t);
+  printf("%.6f\n", s);
+  return 0;
+}
+EOF
+# Not part of the program, and not compilable with its flags.
+printf '#error "built with -DOTHER only"\nint other;\n' >other.c
+
+export IDB_INDEX_DIR=$work/index
+gcc -O2 "${extra[@]}" leaf.c sum.c helpers.c main.c -o "$work/pristine"
+"$work/pristine" >"$work/pristine.txt"
+
+build() { # build OUT_DIR [VAR=VALUE...]: each file compiled apart, then linked
+  local out=$1
+  shift
+  mkdir -p "$out"
+  rm -f "$out/candidates.txt"
+  for f in leaf sum helpers main; do
+    env "$@" IDB_CANDIDATES="$out/candidates.txt" "$idb_cc" gcc -O2 -Wall -Werror "${extra[@]}" \
+      -c $f.c -o "$out/$f.o"
+  done
+  "$idb_cc" gcc "${extra[@]}" "$out"/*.o -o "$out/app"
+}
+verdict() { # verdict OUT_DIR FUNCTION: its PROC's status in the candidates
+  awk -F'\t' -v f="$2" '$2 == "PROC" && $6 == f { print $3 }' "$1/candidates.txt"
+}
+expect() { # expect OUT_DIR FUNCTION PREFIX
+  local got
+  got=$(verdict "$1" "$2")
+  [[ $got == "$3"* ]] || { echo "$1: $2's PROC: expected '$3...', got '$got'"; exit 1; }
+}
+
+build "$work/first"
+expect "$work/first" cell "skipped: bounded function"
+expect "$work/first" row "skipped: called in nested loops"
+expect "$work/first" sweep placed
+IDB_OUT="$work/first/run.idbprof" "$work/first/app" >"$work/first/out.txt"
+cmp "$work/pristine.txt" "$work/first/out.txt"
+# One entry per source that parses and one for other.c, which is not parsed again.
+[[ $(ls "$IDB_INDEX_DIR" | wc -l) == 5 ]] || { ls -l "$IDB_INDEX_DIR"; exit 1; }
+
+# The next build reads the entries and writes none.
+ls -l --time-style=full-iso "$IDB_INDEX_DIR" >"$work/entries-before.txt"
+sleep 0.05
+build "$work/second"
+ls -l --time-style=full-iso "$IDB_INDEX_DIR" >"$work/entries-after.txt"
+diff "$work/entries-before.txt" "$work/entries-after.txt"
+expect "$work/second" cell "skipped: bounded function"
+
+# leaf gets a loop: its entry is stale, and at cell's next compile leaf is no longer
+# bounded but measured apart (its loop keeps a probe): cell is left out as a helper called
+# in nested loops instead.
+cat >leaf.c <<'EOF'
+double leaf(const double *t, int i) {
+  double s = 0;
+  for (int k = 0; k < i; ++k) s += t[k];
+  return s * 2.0 + 1.0;
+}
+EOF
+gcc -O2 "${extra[@]}" leaf.c sum.c helpers.c main.c -o "$work/pristine"
+"$work/pristine" >"$work/pristine.txt"
+build "$work/edited"
+expect "$work/edited" cell "skipped: called in nested loops"
+expect "$work/edited" leaf placed
+expect "$work/edited" row "skipped: called in nested loops"
+"$work/edited/app" >"$work/edited/out.txt"
+cmp "$work/pristine.txt" "$work/edited/out.txt"
+
+# A cache folder that cannot be made: the same verdicts, from the sources parsed again.
+build "$work/nowhere" IDB_INDEX_DIR=/dev/null/index
+expect "$work/nowhere" row "skipped: called in nested loops"
+
+# Off: each file alone.
+build "$work/off" IDB_INDEX=0
+expect "$work/off" cell placed
+expect "$work/off" row placed
+"$work/off/app" >"$work/off/out.txt"
+cmp "$work/pristine.txt" "$work/off/out.txt"
+echo "program index: ok"
