@@ -38,7 +38,8 @@ std::string stamp(const std::string &path) {
          std::to_string(st.st_size);
 }
 
-// The cache entry of `source` parsed with `flags`: FNV-1a over both.
+// The cache entry of `source` parsed with `flags` by this version of IDB: FNV-1a over
+// the three (another version's analysis may summarize differently).
 std::string entry_path(const std::string &folder, const std::string &source,
                        const std::vector<std::string> &flags) {
   std::uint64_t hash = 14695981039346656037ull;
@@ -47,6 +48,7 @@ std::string entry_path(const std::string &folder, const std::string &source,
       hash = (hash ^ c) * 1099511628211ull;
     hash = (hash ^ 0xff) * 1099511628211ull; // a separator no argument holds
   };
+  mix(IDB_VERSION);
   mix(source);
   for (const std::string &flag : flags)
     mix(flag);
@@ -84,7 +86,7 @@ void store(const std::string &entry, const std::string &source, const UnitSummar
   for (const std::string &input : inputs) {
     std::string now = stamp(input);
     if (now.empty()) return; // gone already: nothing worth keeping
-    text += "S\t" + now + "\t" + input + "\n";
+    text.append("S\t").append(now).append("\t").append(input).append("\n");
   }
   text += summary_text(summary);
   {

@@ -228,6 +228,7 @@ namespace {
 std::map<std::string, UnitSummary> summaries(const tooling::CompilationDatabase &db,
                                              const std::vector<std::string> &files) {
   std::vector<std::string> sources;
+  sources.reserve(files.size());
   for (const auto &file : files)
     sources.push_back(absolute(file));
   tooling::ClangTool tool(db, files, std::make_shared<PCHContainerOperations>(),
