@@ -4,8 +4,11 @@
 #include "tool.hpp"
 
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
@@ -100,6 +103,50 @@ void store(const std::string &entry, const std::string &source, const UnitSummar
   write_file_atomically(entry, text); // a cache: if it cannot be written, the next parses again
 }
 
+// Parses `source` in a child process that sends its summary back through a pipe, and
+// keeps it as `entry`: a source that is not the build's to compile must not be able to end
+// it, even by crashing Clang. A source that does not parse, or whose parse crashes, has an
+// empty summary until it changes.
+UnitSummary summarize_apart(const std::string &entry, const std::string &source,
+                            const std::vector<std::string> &flags) {
+  int pipe_fds[2];
+  if (pipe(pipe_fds) != 0) return {};
+  pid_t pid = fork();
+  if (pid == 0) {
+    close(pipe_fds[0]);
+    std::optional<UnitSummary> parsed = std::move(summarize_files({source}, flags).front());
+    std::string text = parsed ? summary_text(*parsed) : "";
+    for (std::size_t at = 0; at < text.size();) {
+      ssize_t n = write(pipe_fds[1], text.data() + at, text.size() - at);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) _exit(1);
+      at += std::size_t(n);
+    }
+    _exit(0);
+  }
+  close(pipe_fds[1]);
+  std::string text;
+  char buffer[65536];
+  while (pid > 0) {
+    ssize_t n = read(pipe_fds[0], buffer, sizeof buffer);
+    if (n > 0)
+      text.append(buffer, std::size_t(n));
+    else if (n == 0 || errno != EINTR)
+      break;
+  }
+  close(pipe_fds[0]);
+  int status = 0;
+  if (pid > 0)
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+  if (pid < 0) return {}; // no process to parse it in: unknown this time
+  UnitSummary summary;
+  if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0) || !parse_summary(text, summary))
+    summary = {};
+  store(entry, source, summary);
+  return summary;
+}
+
 bool language_source(const fs::path &path, bool cxx) {
   std::string ext = path.extension().string();
   if (!cxx) return ext == ".c";
@@ -116,11 +163,11 @@ std::optional<ProgramIndex> folder_index(const std::string &source, bool cxx,
   fs::path self = fs::absolute(source, ec).lexically_normal();
   if (ec) return std::nullopt;
   std::vector<std::string> siblings;
-  for (const auto &entry : fs::directory_iterator(self.parent_path(), ec)) {
+  fs::directory_iterator it(self.parent_path(), ec), end;
+  for (; !ec && it != end; it.increment(ec)) {
     std::error_code type_ec;
-    if (entry.is_regular_file(type_ec) && language_source(entry.path(), cxx) &&
-        entry.path() != self)
-      siblings.push_back(entry.path().string());
+    if (it->is_regular_file(type_ec) && language_source(it->path(), cxx) && it->path() != self)
+      siblings.push_back(it->path().string());
   }
   if (ec || siblings.size() > kMaxIndexedSources) return std::nullopt;
   std::sort(siblings.begin(), siblings.end());
@@ -132,11 +179,7 @@ std::optional<ProgramIndex> folder_index(const std::string &source, bool cxx,
   for (const std::string &sibling : siblings) {
     std::string entry = entry_path(folder, sibling, flags);
     std::optional<UnitSummary> summary = load(entry);
-    if (!summary) {
-      std::optional<UnitSummary> parsed = std::move(summarize_files({sibling}, flags).front());
-      summary = parsed ? std::move(*parsed) : UnitSummary{};
-      store(entry, sibling, *summary);
-    }
+    if (!summary) summary = summarize_apart(entry, sibling, flags);
     index.add(*summary);
   }
   return index;
