@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
@@ -55,6 +56,102 @@ int launch(const std::vector<std::string> &line, const Environment &env, const s
     }
   sigaction(SIGINT, &old_int, nullptr);
   sigaction(SIGQUIT, &old_quit, nullptr);
+  if (pid < 0) {
+    std::cerr << who << ": cannot fork: " << std::strerror(errno) << '\n';
+    return 127;
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+namespace {
+
+// The process group launch_limited is waiting for, for the signal handler to pass ^C on.
+volatile sig_atomic_t child_group = 0;
+
+void pass_on(int signal) {
+  if (child_group > 0) kill(-pid_t(child_group), signal);
+}
+
+} // namespace
+
+int launch_limited(const std::vector<std::string> &line, const Environment &env,
+                   const std::string &log, const char *who, double timeout, bool &timed_out) {
+  timed_out = false;
+  std::vector<char *> argv;
+  argv.reserve(line.size() + 1);
+  for (const std::string &word : line)
+    argv.push_back(const_cast<char *>(word.c_str()));
+  argv.push_back(nullptr);
+  // SIGCHLD stays blocked in idb while it waits, so that sigtimedwait wakes at the child's
+  // end or at the deadline, whichever comes first.
+  sigset_t chld, old_mask;
+  sigemptyset(&chld);
+  sigaddset(&chld, SIGCHLD);
+  sigprocmask(SIG_BLOCK, &chld, &old_mask);
+  struct sigaction forward {
+  }, old_int{}, old_quit{}, old_term{};
+  forward.sa_handler = pass_on;
+  sigemptyset(&forward.sa_mask);
+  sigaction(SIGINT, &forward, &old_int);
+  sigaction(SIGQUIT, &forward, &old_quit);
+  sigaction(SIGTERM, &forward, &old_term);
+  pid_t pid = fork();
+  if (pid == 0) {
+    setpgid(0, 0);
+    sigaction(SIGINT, &old_int, nullptr);
+    sigaction(SIGQUIT, &old_quit, nullptr);
+    sigaction(SIGTERM, &old_term, nullptr);
+    sigprocmask(SIG_SETMASK, &old_mask, nullptr);
+    for (const auto &[key, value] : env)
+      setenv(key.c_str(), value.c_str(), 1);
+    int in = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (in >= 0) dup2(in, 0);
+    if (!log.empty()) {
+      int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+      if (fd < 0) {
+        std::fprintf(stderr, "%s: cannot write %s: %s\n", who, log.c_str(), std::strerror(errno));
+        _exit(127);
+      }
+      dup2(fd, 1);
+      dup2(fd, 2);
+    }
+    execvp(argv[0], argv.data());
+    std::fprintf(stderr, "%s: cannot start %s: %s\n", who, argv[0], std::strerror(errno));
+    _exit(127);
+  }
+  int status = 0;
+  if (pid > 0) {
+    setpgid(pid, pid); // also here: no signal may reach the group before it exists
+    child_group = pid;
+    using Clock = std::chrono::steady_clock;
+    Clock::time_point deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                                    std::chrono::duration<double>(timeout));
+    bool killed = false;
+    for (;;) {
+      pid_t done = waitpid(pid, &status, WNOHANG);
+      if (done == pid || (done < 0 && errno != EINTR)) break;
+      auto left = deadline - Clock::now();
+      if (left <= Clock::duration::zero()) {
+        if (killed) {
+          kill(-pid, SIGKILL);
+          deadline = Clock::time_point::max();
+        } else { // the group first, then whatever ignored it
+          timed_out = killed = true;
+          kill(-pid, SIGTERM);
+          deadline = Clock::now() + std::chrono::seconds(5);
+        }
+        continue;
+      }
+      auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(left).count();
+      timespec wait{time_t(ns / 1000000000), long(ns % 1000000000)};
+      sigtimedwait(&chld, nullptr, &wait); // the child's end, the deadline or a signal
+    }
+    child_group = 0;
+  }
+  sigaction(SIGINT, &old_int, nullptr);
+  sigaction(SIGQUIT, &old_quit, nullptr);
+  sigaction(SIGTERM, &old_term, nullptr);
+  sigprocmask(SIG_SETMASK, &old_mask, nullptr);
   if (pid < 0) {
     std::cerr << who << ": cannot fork: " << std::strerror(errno) << '\n';
     return 127;

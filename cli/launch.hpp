@@ -21,6 +21,13 @@ using Environment = std::vector<std::pair<std::string, std::string>>;
 int launch(const std::vector<std::string> &line, const Environment &env, const std::string &log,
            const char *who);
 
+// As launch, but in a process group of its own, which a timeout ends: past `timeout`
+// seconds the group gets SIGTERM, and SIGKILL 5 s later, and `timed_out` says so. ^C and
+// the like (SIGINT, SIGQUIT, SIGTERM sent to idb) are passed on to the group. Its standard
+// input is /dev/null: a group not in the terminal's foreground must not read from it.
+int launch_limited(const std::vector<std::string> &line, const Environment &env,
+                   const std::string &log, const char *who, double timeout, bool &timed_out);
+
 // What a run left in its profile folder: one profile for the run, and the ranks that left
 // nothing when it was combined from per-rank files.
 struct Collected {

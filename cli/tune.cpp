@@ -54,7 +54,7 @@ const char *kTuneUsage =
     "usage: idb tune --build CMD --run CMD --output FILE.sel [--edf FILE.edf] [-n N]\n"
     "                [--mpirun-arg ARG]... [--db URL] [--target PERCENT] [--grow PERCENT]\n"
     "                [--rounds N] [--repeat N] [--from FILE.sel|FILE.edf] [--label PREFIX]\n"
-    "                [--wait SECONDS]";
+    "                [--wait SECONDS] [--timeout SECONDS]";
 const char *kTuneHelp =
     "Finds a selection of probes that shows where the program spends its time at a cost\n"
     "under the target, by building and running it round after round:\n\n"
@@ -101,7 +101,10 @@ const char *kTuneHelp =
     "  --from FILE        the selection to start from (a selection, or an .edf's [AUTOINST]);\n"
     "                     default: the default selection\n"
     "  --label PREFIX     the rounds' labels (default tune, or tune2, tune3, ... when taken)\n"
-    "  --wait SECONDS     how long to wait while another process holds the database (600)\n\n"
+    "  --wait SECONDS     how long to wait while another process holds the database (600)\n"
+    "  --timeout SECONDS  stop when a build or a run takes longer, ending everything it\n"
+    "                     started (each command runs in a process group of its own, with\n"
+    "                     no terminal input); default: no limit\n\n"
     "A build or run that fails stops tune with that command's output and the round it was\n"
     "in, and keeps the rounds' logs (their folder is named); on success they are removed.\n"
     "Exit status: 0 when the files were written, 1 when tune stopped, 2 on a usage error,\n"
@@ -112,6 +115,7 @@ struct TuneArgs {
   int ranks = 0;
   std::vector<std::string> mpirun_args;
   double target_percent = 3, grow_percent = 5, wait = store::kDefaultWaitSeconds;
+  double timeout = 0; // seconds a build or run may take; 0: no limit
   int rounds = 6, repeat = 1;
 };
 
@@ -130,7 +134,7 @@ int parse(int argc, char **argv, TuneArgs &a) {
     }
     const char *known[] = {"--build",      "--run",   "--output", "--edf",  "-n",
                            "--mpirun-arg", "--db",    "--target", "--grow", "--rounds",
-                           "--from",       "--label", "--repeat", "--wait"};
+                           "--from",       "--label", "--repeat", "--wait", "--timeout"};
     bool is_known = false;
     for (const char *k : known)
       is_known = is_known || arg == k;
@@ -144,6 +148,9 @@ int parse(int argc, char **argv, TuneArgs &a) {
     if (arg == "--db") a.db = value;
     if (arg == "--wait" && !parse_wait(value, a.wait))
       return usage_error("--wait takes seconds, 0 or more, not '" + value + "'");
+    if (arg == "--timeout" &&
+        (!parse_percent(value.c_str(), a.timeout) || a.timeout <= 0 || a.timeout > 1e7))
+      return usage_error("--timeout takes seconds above 0, at most 10000000, not '" + value + "'");
     if (arg == "--from") a.from = value;
     if (arg == "--label") { // the rounds' labels are PREFIX-1, ...: they must be good labels
       a.label = value;
@@ -318,6 +325,13 @@ private:
   double against_round_0(const Round &r) const { return r.wall / rounds_[0].wall - 1; }
   std::string selection_text() const;
   bool build(const std::string &stage, const std::string &what, const Environment &env);
+  // Runs a build or run command line: under --timeout in a process group of its own.
+  int command(const std::vector<std::string> &line, const Environment &env, const std::string &log,
+              bool &timed_out) const {
+    if (a_.timeout > 0) return launch_limited(line, env, log, "idb tune", a_.timeout, timed_out);
+    timed_out = false;
+    return launch(line, env, log, "idb tune");
+  }
   std::optional<double> run_once(const std::string &stage, const std::string &folder,
                                  int at_least = 1);
   std::optional<profile::Profile> store_run(const std::string &stage, const std::string &folder,
@@ -391,9 +405,17 @@ std::string log_name(const std::string &stage) {
 bool Tuner::build(const std::string &stage, const std::string &what, const Environment &env) {
   std::string log = work_ + "/" + log_name(stage) + ".build.log";
   std::cout << stage << ": building " << what << "..." << std::flush;
-  int status = launch({"/bin/sh", "-c", a_.build}, env, log, "idb tune");
-  std::cout << (status == 0 ? " done" : " failed") << std::endl;
+  bool timed_out = false;
+  int status = command({"/bin/sh", "-c", a_.build}, env, log, timed_out);
+  std::cout << (status == 0 ? " done" : timed_out ? " timed out" : " failed") << std::endl;
   if (status == 0) return true;
+  if (timed_out) {
+    failed_ = 1;
+    std::cerr << "idb tune: " << stage << ": the build command took longer than " << a_.timeout
+              << " s (--timeout), and was ended: " << a_.build << '\n';
+    show_log(log);
+    return false;
+  }
   failed_ = status;
   if (status == 130) return false;
   std::cerr << "idb tune: " << stage << ": the build command failed (exit status " << status
@@ -422,11 +444,20 @@ std::optional<double> Tuner::run_once(const std::string &stage, const std::strin
     std::string out = i == 0 ? folder : work_ + "/repeat";
     fs::create_directories(out);
     auto start = std::chrono::steady_clock::now();
-    int status = launch(line, {{"IDB_OUT", out + "/"}}, log, "idb tune");
+    bool timed_out = false;
+    int status = command(line, {{"IDB_OUT", out + "/"}}, log, timed_out);
     double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (i > 0) {
       std::error_code ignored;
       fs::remove_all(out, ignored);
+    }
+    if (timed_out) {
+      std::cout << " timed out" << std::endl;
+      failed_ = 1;
+      std::cerr << "idb tune: " << stage << ": the run command took longer than " << a_.timeout
+                << " s (--timeout), and was ended: " << a_.run << '\n';
+      show_log(log);
+      return std::nullopt;
     }
     if (status != 0) {
       std::cout << " failed" << std::endl;

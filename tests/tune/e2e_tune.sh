@@ -5,7 +5,8 @@
 # own; the files tune writes run (`idb edf`); the tuned program computes what the pristine
 # one does. Then bad input: an output it cannot write, a --from selection with an error, a
 # label already taken, a build or run that fails (their output and round shown), a build
-# that compiles nothing through the wrappers. Timings are reported, never asserted.
+# or run that does not end within --timeout, a TERM while a run goes on, a build that
+# compiles nothing through the wrappers. Timings are reported, never asserted.
 #   e2e_tune.sh REPO IDB IDB_CC WORK_DIR [EXTRA_FLAGS...]
 set -euo pipefail
 source "$(dirname "$0")/tune_lib.sh"
@@ -100,6 +101,37 @@ expect_failure build-fails 1 'round 1: the build command failed \(exit status 4\
   --run "./app 2000 2" --db tune.db --output x.sel
 expect_failure run-fails 1 'round 0: the run command failed \(exit status 3\)' 'no input deck' -- \
   --build "$build" --run "echo 'no input deck'; exit 3" --db tune.db --output x.sel
+# --timeout ends a command that does not end, with everything it started; a TERM sent to
+# tune reaches the command's group too.
+running() { # running TEXT: a process whose command line starts with TEXT exists
+  local p
+  for p in /proc/[0-9]*; do
+    [[ $(tr '\0' ' ' <"$p/cmdline" 2>/dev/null) == "$1"* ]] && return 0
+  done
+  return 1
+}
+expect_failure run-timeout 1 'round 0: the run command took longer than 1 s \(--timeout\), and was ended' \
+  'still running' 'stopped; no file written' -- \
+  --build "$build" --run "echo 'still running'; sleep 61; echo done" --timeout 1 --db tune.db --output x.sel
+! running 'sleep 61' || fail "run-timeout: the run's sleep outlived it"
+expect_failure build-timeout 1 'round 1: the build command took longer than 2 s \(--timeout\), and was ended' \
+  'waiting for ever' -- \
+  --build "test \"\$IDB_INSTRUMENT\" = 0 || { echo 'waiting for ever'; sleep 62; }; $build" \
+  --run "./app 2000 2" --timeout 2 --db tune.db --output x.sel
+! running 'sleep 62' || fail "build-timeout: the build's sleep outlived it"
+expect_failure bad-timeout 2 "--timeout takes seconds above 0, at most 10000000, not '0'" -- \
+  --build "$build" --run ./app --db tune.db --output x.sel --timeout 0
+"$idb" tune --build "$build" --run "sleep 63" --timeout 600 --db tune.db --output x.sel >term.out 2>&1 &
+tune_pid=$!
+for _ in $(seq 100); do running 'sleep 63' && break; sleep 0.1; done
+running 'sleep 63' || { cat term.out; fail "term: the run never started"; }
+kill -TERM $tune_pid
+status=0
+wait $tune_pid || status=$?
+[[ $status == 130 ]] || { cat term.out; fail "term: exit status $status, not 130"; }
+grep -q 'interrupted; no file written' term.out || { cat term.out; fail "term: not reported as interrupted"; }
+! running 'sleep 63' || fail "term: the run's sleep outlived tune"
+echo "ok: timeouts"
 expect_failure not-through-wrappers 1 'round 1: the build compiled no source through the compiler wrappers' -- \
   --build "gcc $flags -o app $src" --run "./app 2000 2" --db tune.db --output x.sel
 [[ ! -e x.sel && ! -e x.edf ]] || fail "a failed tune wrote its files"
