@@ -18,6 +18,30 @@
 
 namespace idb::cli {
 
+namespace {
+
+// A launched child's side, after fork: `env` added to its environment, its output into
+// `log` (unless empty), then `argv` run in its place.
+[[noreturn]] void exec_child(const std::vector<char *> &argv, const Environment &env,
+                             const std::string &log, const char *who) {
+  for (const auto &[key, value] : env)
+    setenv(key.c_str(), value.c_str(), 1);
+  if (!log.empty()) {
+    int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) {
+      std::fprintf(stderr, "%s: cannot write %s: %s\n", who, log.c_str(), std::strerror(errno));
+      _exit(127);
+    }
+    dup2(fd, 1);
+    dup2(fd, 2);
+  }
+  execvp(argv[0], argv.data());
+  std::fprintf(stderr, "%s: cannot start %s: %s\n", who, argv[0], std::strerror(errno));
+  _exit(127);
+}
+
+} // namespace
+
 int launch(const std::vector<std::string> &line, const Environment &env, const std::string &log,
            const char *who) {
   std::vector<char *> argv;
@@ -35,20 +59,7 @@ int launch(const std::vector<std::string> &line, const Environment &env, const s
   if (pid == 0) {
     sigaction(SIGINT, &old_int, nullptr);
     sigaction(SIGQUIT, &old_quit, nullptr);
-    for (const auto &[key, value] : env)
-      setenv(key.c_str(), value.c_str(), 1);
-    if (!log.empty()) {
-      int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-      if (fd < 0) {
-        std::fprintf(stderr, "%s: cannot write %s: %s\n", who, log.c_str(), std::strerror(errno));
-        _exit(127);
-      }
-      dup2(fd, 1);
-      dup2(fd, 2);
-    }
-    execvp(argv[0], argv.data());
-    std::fprintf(stderr, "%s: cannot start %s: %s\n", who, argv[0], std::strerror(errno));
-    _exit(127);
+    exec_child(argv, env, log, who);
   }
   int status = 0;
   if (pid > 0)
@@ -102,22 +113,9 @@ int launch_limited(const std::vector<std::string> &line, const Environment &env,
     sigaction(SIGQUIT, &old_quit, nullptr);
     sigaction(SIGTERM, &old_term, nullptr);
     sigprocmask(SIG_SETMASK, &old_mask, nullptr);
-    for (const auto &[key, value] : env)
-      setenv(key.c_str(), value.c_str(), 1);
     int in = open("/dev/null", O_RDONLY | O_CLOEXEC);
     if (in >= 0) dup2(in, 0);
-    if (!log.empty()) {
-      int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-      if (fd < 0) {
-        std::fprintf(stderr, "%s: cannot write %s: %s\n", who, log.c_str(), std::strerror(errno));
-        _exit(127);
-      }
-      dup2(fd, 1);
-      dup2(fd, 2);
-    }
-    execvp(argv[0], argv.data());
-    std::fprintf(stderr, "%s: cannot start %s: %s\n", who, argv[0], std::strerror(errno));
-    _exit(127);
+    exec_child(argv, env, log, who);
   }
   int status = 0;
   if (pid > 0) {

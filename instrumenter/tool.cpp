@@ -223,25 +223,36 @@ private:
 
 namespace {
 
-// Each file's summary for the program index, by absolute path, from `db`'s compile
-// commands; a file that does not parse has none.
-std::map<std::string, UnitSummary> summaries(const tooling::CompilationDatabase &db,
-                                             const std::vector<std::string> &files) {
+// A Clang tool over `files` with `db`'s commands, the resource folder this build uses,
+// and the pragma macros read as Clang needs them. The code's own warnings are the
+// compiler's to give (`-w`); Clang's errors stay, since they say why a file has no
+// candidates.
+std::unique_ptr<tooling::ClangTool> make_tool(const tooling::CompilationDatabase &db,
+                                              const std::vector<std::string> &files) {
   std::vector<std::string> sources;
   sources.reserve(files.size());
   for (const auto &file : files)
     sources.push_back(absolute(file));
-  tooling::ClangTool tool(db, files, std::make_shared<PCHContainerOperations>(),
-                          pragma_macro_filesystem(llvm::vfs::getRealFileSystem(), sources));
-  tool.appendArgumentsAdjuster(tooling::getInsertArgumentAdjuster(
+  auto tool = std::make_unique<tooling::ClangTool>(
+      db, files, std::make_shared<PCHContainerOperations>(),
+      pragma_macro_filesystem(llvm::vfs::getRealFileSystem(), sources));
+  tool->appendArgumentsAdjuster(tooling::getInsertArgumentAdjuster(
       {std::string("-resource-dir=") + resource_dir(), "-Wno-unknown-warning-option"},
       tooling::ArgumentInsertPosition::BEGIN));
-  tool.appendArgumentsAdjuster(
+  tool->appendArgumentsAdjuster(
       tooling::getInsertArgumentAdjuster("-w", tooling::ArgumentInsertPosition::END));
-  tool.setPrintErrorMessage(false);
+  return tool;
+}
+
+// Each file's summary for the program index, by absolute path, from `db`'s compile
+// commands; a file that does not parse has none.
+std::map<std::string, UnitSummary> summaries(const tooling::CompilationDatabase &db,
+                                             const std::vector<std::string> &files) {
+  std::unique_ptr<tooling::ClangTool> tool = make_tool(db, files);
+  tool->setPrintErrorMessage(false);
   std::map<std::string, UnitSummary> found;
   SummaryFactory factory(found);
-  tool.run(&factory);
+  tool->run(&factory);
   return found;
 }
 
@@ -333,20 +344,8 @@ std::vector<FileResult> run_tool(const ToolOptions &options) {
     with_program.program = &*program;
   }
   Results results;
-  std::vector<std::string> sources;
-  for (const auto &file : options.files)
-    sources.push_back(absolute(file));
-  tooling::ClangTool tool(*db, options.files, std::make_shared<PCHContainerOperations>(),
-                          pragma_macro_filesystem(llvm::vfs::getRealFileSystem(), sources));
-  tool.appendArgumentsAdjuster(tooling::getInsertArgumentAdjuster(
-      {std::string("-resource-dir=") + resource_dir(), "-Wno-unknown-warning-option"},
-      tooling::ArgumentInsertPosition::BEGIN));
-  // The code's own warnings are the compiler's to give; Clang's errors stay, since they
-  // say why a file has no candidates.
-  tool.appendArgumentsAdjuster(
-      tooling::getInsertArgumentAdjuster("-w", tooling::ArgumentInsertPosition::END));
   Factory factory(with_program, results);
-  tool.run(&factory);
+  make_tool(*db, options.files)->run(&factory);
   for (const auto &file : options.files) {
     auto it = results.find(absolute(file));
     if (it != results.end()) {
