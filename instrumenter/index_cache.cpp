@@ -192,6 +192,11 @@ void keep_summary(const std::string &source, const std::vector<std::string> &fla
   std::error_code ec;
   fs::path self = fs::absolute(source, ec).lexically_normal();
   if (folder.empty() || ec || !parse_summary(summary, parsed)) return;
+  // The unit names its main file as the command did, perhaps relative to where the build
+  // runs; the entry is read from other folders too.
+  for (std::string &input : parsed.inputs)
+    if (fs::path path(input); path.is_relative())
+      input = fs::absolute(path, ec).lexically_normal().string();
   store(entry_path(folder, self.string(), flags), self.string(), parsed);
 }
 

@@ -3,7 +3,7 @@
 # program of four files compiled one at a time through idb-cc, as make does. A helper whose
 # callee is in one file and whose callers' loops are in another loses its probe; the
 # program computes what its pristine build computes; the next build reads the cache and
-# rewrites none of it; an edit to the callee reaches the helper's next compile; a source
+# rewrites none of it, nor does a compile from another folder; an edit to the callee reaches the helper's next compile; a source
 # beside them that does not compile, and a cache folder that cannot be written, change
 # nothing else; IDB_INDEX=0 turns the index off.
 # usage: run_program_index.sh WORK_DIR IDB_CC [EXTRA_FLAGS...]
@@ -104,6 +104,10 @@ build "$work/second"
 ls -l --time-style=full-iso "$IDB_INDEX_DIR" >"$work/entries-after.txt"
 diff "$work/entries-before.txt" "$work/entries-after.txt"
 expect "$work/second" cell "skipped: bounded function"
+# From another folder (as a CMake build names its sources): the entries are read as well.
+(cd "$work" && "$idb_cc" gcc -O2 -Wall -Werror "${extra[@]}" -c src/helpers.c -o "$work/second/again.o")
+ls -l --time-style=full-iso "$IDB_INDEX_DIR" >"$work/entries-again.txt"
+diff "$work/entries-before.txt" "$work/entries-again.txt"
 
 # leaf gets a loop: its entry is stale, and at cell's next compile leaf is no longer
 # bounded but measured apart (its loop keeps a probe): cell is left out as a helper called
