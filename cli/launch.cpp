@@ -144,6 +144,7 @@ int launch_limited(const std::vector<std::string> &line, const Environment &env,
       timespec wait{time_t(ns / 1000000000), long(ns % 1000000000)};
       sigtimedwait(&chld, nullptr, &wait); // the child's end, the deadline or a signal
     }
+    if (timed_out) kill(-pid, SIGKILL); // what outlived the shell that started it
     child_group = 0;
   }
   sigaction(SIGINT, &old_int, nullptr);

@@ -110,15 +110,26 @@ running() { # running TEXT: a process whose command line starts with TEXT exists
   done
   return 1
 }
+gone() { # gone TEXT: no such process within 2 s (a killed one may take a moment)
+  local _
+  for _ in $(seq 20); do
+    running "$1" || return 0
+    sleep 0.1
+  done
+  return 1
+}
+# The run's second sleep ignores TERM: the KILL after it ends it too.
 expect_failure run-timeout 1 'round 0: the run command took longer than 1 s \(--timeout\), and was ended' \
   'still running' 'stopped; no file written' -- \
-  --build "$build" --run "echo 'still running'; sleep 61; echo done" --timeout 1 --db tune.db --output x.sel
-! running 'sleep 61' || fail "run-timeout: the run's sleep outlived it"
+  --build "$build" --run "echo 'still running'; (trap '' TERM; exec sleep 64) & sleep 61; echo done" \
+  --timeout 1 --db tune.db --output x.sel
+gone 'sleep 61' || fail "run-timeout: the run's sleep outlived it"
+gone 'sleep 64' || fail "run-timeout: the sleep that ignores TERM outlived it"
 expect_failure build-timeout 1 'round 1: the build command took longer than 2 s \(--timeout\), and was ended' \
   'waiting for ever' -- \
   --build "test \"\$IDB_INSTRUMENT\" = 0 || { echo 'waiting for ever'; sleep 62; }; $build" \
   --run "./app 2000 2" --timeout 2 --db tune.db --output x.sel
-! running 'sleep 62' || fail "build-timeout: the build's sleep outlived it"
+gone 'sleep 62' || fail "build-timeout: the build's sleep outlived it"
 expect_failure bad-timeout 2 "--timeout takes seconds above 0, at most 10000000, not '0'" -- \
   --build "$build" --run ./app --db tune.db --output x.sel --timeout 0
 "$idb" tune --build "$build" --run "sleep 63" --timeout 600 --db tune.db --output x.sel >term.out 2>&1 &
@@ -130,7 +141,7 @@ status=0
 wait $tune_pid || status=$?
 [[ $status == 130 ]] || { cat term.out; fail "term: exit status $status, not 130"; }
 grep -q 'interrupted; no file written' term.out || { cat term.out; fail "term: not reported as interrupted"; }
-! running 'sleep 63' || fail "term: the run's sleep outlived tune"
+gone 'sleep 63' || fail "term: the run's sleep outlived tune"
 echo "ok: timeouts"
 expect_failure not-through-wrappers 1 'round 1: the build compiled no source through the compiler wrappers' -- \
   --build "gcc $flags -o app $src" --run "./app 2000 2" --db tune.db --output x.sel
