@@ -24,6 +24,15 @@ const std::set<const FunctionDecl *> &BoundedWork::rests_on(const FunctionDecl &
   return rests_[definition ? definition : &function];
 }
 
+bool BoundedWork::bounded_calls(const Stmt &s, std::set<const FunctionDecl *> *rests) {
+  std::set<const FunctionDecl *> mine;
+  open_.push_back(&mine);
+  bool result = statement(&s);
+  open_.pop_back();
+  if (rests) rests->insert(mine.begin(), mine.end());
+  return result;
+}
+
 bool BoundedWork::function(const FunctionDecl &definition) {
   auto known = known_.find(&definition);
   if (known != known_.end()) { // Open: recursion

@@ -43,7 +43,8 @@ public:
   bool bounded(const clang::FunctionDecl &function);
   // True when the calls and jumps of statement `s` are: every call reaches bounded code,
   // no jump goes back. Its loops are the caller's to weigh (this does not look at them).
-  bool bounded_calls(const clang::Stmt &s) { return statement(&s); }
+  // With `rests`, the callees `external` answered for that the result rests on go there.
+  bool bounded_calls(const clang::Stmt &s, std::set<const clang::FunctionDecl *> *rests = nullptr);
   // The declarations of the callees `external` answered for that `function`'s result
   // rests on, through every definition it reaches (after `bounded`).
   const std::set<const clang::FunctionDecl *> &rests_on(const clang::FunctionDecl &function);

@@ -76,7 +76,7 @@ public:
         site.candidate.loop_mode == LoopMode::blackbox)
       return std::string(kWholeWorkReason) + " (the rest weighs " +
              std::to_string(ctx.rest_weight) + " under " + std::to_string(sel.bounded_weight) +
-             ", bounded)";
+             ", bounded" + (ctx.through_index ? kThroughIndex : "") + ")";
     if (loop.in_expression) return "inside a statement expression";
     if (!loop.body) return "no body";
     if (site.candidate.loop_mode != LoopMode::blackbox) { // white box, or dynamic

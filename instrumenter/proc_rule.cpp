@@ -56,11 +56,11 @@ public:
     if (!site.candidate.forced && ctx.bounded)
       return std::string(kBoundedReason) + " (weight " + std::to_string(ctx.scan.weight) +
              " under " + std::to_string(sel.bounded_weight) + ", " + loops +
-             ", calls only bounded code)";
+             ", calls only bounded code" + (ctx.through_index ? kThroughIndex : "") + ")";
     if (!site.candidate.forced && ctx.nested_helper)
       return std::string(kNestedReason) + " (weight " + std::to_string(ctx.scan.weight) +
              " under " + std::to_string(sel.bounded_weight) + ", " + loops +
-             ", its own work bounded)";
+             ", its own work bounded" + (ctx.through_index ? kThroughIndex : "") + ")";
     auto *body = dyn_cast<CompoundStmt>(fd.getBody());
     if (!body) return "function-try-block body";
     return open_after_brace(ctx, *body, site.candidate, kRankProc, edits);

@@ -42,6 +42,9 @@ struct FunctionContext {
   // placed (`proc_placed`, known before any LOOP site is placed). Never in main.
   const LoopSite *whole_loop = nullptr;
   unsigned rest_weight = 0;
+  // The bounded rule's verdict (`bounded`, `nested_helper`) or the whole-work loop rests
+  // on what the program index says of the other files: their reasons say so.
+  bool through_index = false;
   bool proc_placed = false;
   bool cxx = false;
   std::string no_probes; // why no probe may go in this function at all ("" if any may)

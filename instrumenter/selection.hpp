@@ -71,6 +71,8 @@ bool skipped_by_size_rule(const std::string &reason);
 // nothing gains by placing it: `idb tune` grows into what the loop holds instead.
 inline constexpr const char *kWholeWorkReason =
     "its function's whole work, which the PROC measures";
+// Appended inside a size-rule reason's parentheses when the program index decided it.
+inline constexpr const char *kThroughIndex = "; through the program index";
 bool skipped_as_whole_work(const std::string &reason);
 
 // Whether the bounded rule left out a PROC: its work per call is bounded by its text, or its

@@ -159,9 +159,12 @@ private:
   // How deeply loops nest around `fd`'s calls: in this unit, or through the other files'
   // calls the program index holds.
   int nesting(const FunctionDecl &fd) {
-    if (!nesting_) nesting_.emplace(ast_);
-    int here = nesting_->nesting(fd);
+    int here = local_nesting(fd);
     return program_ && here < 2 ? std::max(here, program_->nesting(usr_of(fd))) : here;
+  }
+  int local_nesting(const FunctionDecl &fd) {
+    if (!nesting_) nesting_.emplace(ast_);
+    return nesting_->nesting(fd);
   }
 
   // The file whose functions `fd` belongs to, when its candidates are wanted: the main
@@ -209,6 +212,11 @@ private:
     if (!fd.isMain() && ctx.scan.long_loops == 0 && ctx.scan.weight < sel_.bounded_weight) {
       ctx.bounded = bounded_.bounded(fd);
       ctx.nested_helper = !ctx.bounded && nesting(fd) >= 2 && own_work_.bounded(fd);
+      // What the unit alone could not tell: a callee of another file it rests on, or
+      // loops around its calls only other files show.
+      if (ctx.bounded) ctx.through_index = !bounded_.rests_on(fd).empty();
+      if (ctx.nested_helper)
+        ctx.through_index = !own_work_.rests_on(fd).empty() || local_nesting(fd) < 2;
     }
     if (!fd.isMain()) find_whole_loop(fd, ctx);
     ctx.cxx = ast_.getLangOpts().CPlusPlus;
@@ -252,18 +260,21 @@ private:
     const Stmt *top = open->loop;
     if (auto governed = ctx.scan.governed.find(top); governed != ctx.scan.governed.end())
       top = governed->second;
-    bool found = false;
+    bool found = false, through_index = false;
     for (const Stmt *s : body->body()) {
       if (s == top) {
         found = true;
         continue;
       }
-      if (!own_work_.bounded_calls(*s)) return;
+      std::set<const FunctionDecl *> rests;
+      if (!own_work_.bounded_calls(*s, &rests)) return;
+      through_index = through_index || !rests.empty();
     }
     unsigned rest = ctx.scan.weight - open->weight;
     if (!found || rest >= sel_.bounded_weight) return;
     ctx.whole_loop = open;
     ctx.rest_weight = rest;
+    ctx.through_index = ctx.through_index || through_index;
   }
 
   // Which headers the unit includes as instrumented copies. A header can only be replaced

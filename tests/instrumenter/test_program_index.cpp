@@ -94,6 +94,9 @@ TEST(ProgramIndex, AHelperOfAnotherFileIsKnownThroughItsSummary) {
   auto known = procs(kHelpers, "helpers.c", &program);
   EXPECT_TRUE(starts(known["cell"], "bounded function (weight")) << known["cell"];
   EXPECT_TRUE(starts(known["row"], "called in nested loops (weight")) << known["row"];
+  // The reasons say where the verdict came from.
+  for (const char *f : {"cell", "row"})
+    EXPECT_NE(std::string::npos, known[f].find("; through the program index)")) << known[f];
   // Without main's file nothing calls row in a loop; cell still rests on leaf alone.
   ProgramIndex callees;
   callees.add(summary_of(kLeaf, "leaf.c"));
@@ -101,6 +104,41 @@ TEST(ProgramIndex, AHelperOfAnotherFileIsKnownThroughItsSummary) {
   auto some = procs(kHelpers, "helpers.c", &callees);
   EXPECT_TRUE(starts(some["cell"], "bounded function")) << some["cell"];
   EXPECT_EQ("placed", some["row"]);
+}
+
+TEST(ProgramIndex, ALoopIsItsFunctionsWholeWorkWhenTheRestIsMeasuredInAnotherFile) {
+  // scale's other statement calls sum, which holds a loop (and a probe) in its own file:
+  // the loop is scale's whole work, which its PROC measures. Alone, sum is a library call.
+  const char *scale = R"(double sum(const double *t, int n);
+void scale(double *t, int n) {
+  double s = sum(t, n);
+  for (int i = 0; i < n; ++i) t[i] /= s;
+}
+)";
+  auto loop_reason = [&](const ProgramIndex *program) {
+    FileResult r =
+        run_on_text(scale, "scale.c", {}, default_selection(), false, false, {}, program);
+    for (const Candidate &c : r.candidates)
+      if (c.kind == Kind::Loop) return c.skipped.empty() ? std::string("placed") : c.skipped;
+    return std::string("no loop");
+  };
+  EXPECT_EQ("placed", loop_reason(nullptr));
+  ProgramIndex program;
+  program.add(summary_of(kSum, "sum.c"));
+  std::string known = loop_reason(&program);
+  EXPECT_TRUE(starts(known, "its function's whole work")) << known;
+  EXPECT_NE(std::string::npos, known.find("; through the program index)")) << known;
+  // A file's own facts need no index, and say nothing of it.
+  const char *local = R"(static double total(const double *t, int n) {
+  double s = 0;
+  for (int i = 0; i < n; ++i) s += t[i];
+  return s;
+}
+double helper(const double *t, int j) { double a = t[j]; a = a * 2; a += 1; a *= a; a -= 2; a += t[0]; a *= 3; a -= 1; return a; }
+)";
+  auto own = procs(local, "local.c", &program);
+  EXPECT_TRUE(starts(own["helper"], "bounded function")) << own["helper"];
+  EXPECT_EQ(std::string::npos, own["helper"].find("program index")) << own["helper"];
 }
 
 TEST(ProgramIndex, WhatACalleeRestsOnIsFollowedAcrossFiles) {
