@@ -25,7 +25,10 @@ const char *const kUsage =
     "       idb-instrument default-selection\n"
     "       idb-instrument --version\n"
     "--edf FILE.edf alone takes the selection from the experiment's [AUTOINST] section;\n"
-    "with --selection, apply uses that selection and records it in [AUTOINST].\n";
+    "with --selection, apply uses that selection and records it in [AUTOINST].\n"
+    "Several FILES are one program: the size rule of each knows the others' functions and\n"
+    "calls (IDB_INDEX=0: each alone; the compiler wrappers read the sources of a file's\n"
+    "folder instead; docs/instrumenter.md, \"The program index\").\n";
 
 struct Args {
   std::string command;

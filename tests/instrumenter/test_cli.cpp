@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -321,4 +322,29 @@ TEST(Cli, SelectionComesFromAndGoesBackToTheExperiment) {
   CliRun bad = cli({"list", dir.file("w.c"), "--edf", dir.file("absent.edf"), "--"});
   EXPECT_EQ(2, bad.status);
   EXPECT_NE(std::string::npos, bad.err.find("absent.edf")) << bad.err;
+}
+
+TEST(Cli, SeveralFilesAreOneProgram) {
+  // scale's callee is bounded in its own file: given together, scale is a bounded function
+  // and its reason says the program index decided; given alone, scale keeps its probe; with
+  // IDB_INDEX=0, so do both.
+  TempDir dir;
+  write(dir.file("leaf.c"), "double leaf(double x) { return x * 2.0 + 1.0; }\n");
+  write(dir.file("scale.c"), "double leaf(double x);\n"
+                             "double scale(double x) {\n"
+                             "  double a = leaf(x), b = a * a, c = b - a;\n"
+                             "  a += c; b *= a; c -= b; a = a * c; a -= 1; b += 2;\n"
+                             "  return a + b + c;\n"
+                             "}\n");
+  CliRun both = cli({"list", dir.file("scale.c"), dir.file("leaf.c"), "--json", "--"});
+  ASSERT_EQ(0, both.status) << both.err;
+  EXPECT_NE(std::string::npos, both.out.find("through the program index")) << both.out;
+  CliRun alone = cli({"list", dir.file("scale.c"), "--json", "--"});
+  ASSERT_EQ(0, alone.status) << alone.err;
+  EXPECT_EQ(std::string::npos, alone.out.find("bounded function")) << alone.out;
+  setenv("IDB_INDEX", "0", 1);
+  CliRun off = cli({"list", dir.file("scale.c"), dir.file("leaf.c"), "--json", "--"});
+  unsetenv("IDB_INDEX");
+  ASSERT_EQ(0, off.status) << off.err;
+  EXPECT_EQ(std::string::npos, off.out.find("program index")) << off.out;
 }
