@@ -20,6 +20,16 @@ namespace idb::cli {
 
 namespace {
 
+// `line` as execvp takes it (pointing into `line`).
+std::vector<char *> argv_of(const std::vector<std::string> &line) {
+  std::vector<char *> argv;
+  argv.reserve(line.size() + 1);
+  for (const std::string &word : line)
+    argv.push_back(const_cast<char *>(word.c_str()));
+  argv.push_back(nullptr);
+  return argv;
+}
+
 // A launched child's side, after fork: `env` added to its environment, its output into
 // `log` (unless empty), then `argv` run in its place.
 [[noreturn]] void exec_child(const std::vector<char *> &argv, const Environment &env,
@@ -44,11 +54,7 @@ namespace {
 
 int launch(const std::vector<std::string> &line, const Environment &env, const std::string &log,
            const char *who) {
-  std::vector<char *> argv;
-  argv.reserve(line.size() + 1);
-  for (const std::string &word : line)
-    argv.push_back(const_cast<char *>(word.c_str()));
-  argv.push_back(nullptr);
+  std::vector<char *> argv = argv_of(line);
   // Like system(): ^C reaches the program, and idb stays to store what it leaves.
   struct sigaction ignore {
   }, old_int{}, old_quit{};
@@ -88,11 +94,7 @@ void pass_on(int signal) {
 int launch_limited(const std::vector<std::string> &line, const Environment &env,
                    const std::string &log, const char *who, double timeout, bool &timed_out) {
   timed_out = false;
-  std::vector<char *> argv;
-  argv.reserve(line.size() + 1);
-  for (const std::string &word : line)
-    argv.push_back(const_cast<char *>(word.c_str()));
-  argv.push_back(nullptr);
+  std::vector<char *> argv = argv_of(line);
   // SIGCHLD stays blocked in idb while it waits, so that sigtimedwait wakes at the child's
   // end or at the deadline, whichever comes first.
   sigset_t chld, old_mask;

@@ -148,8 +148,7 @@ int parse(int argc, char **argv, TuneArgs &a) {
     if (arg == "--db") a.db = value;
     if (arg == "--wait" && !parse_wait(value, a.wait))
       return usage_error("--wait takes seconds, 0 or more, not '" + value + "'");
-    if (arg == "--timeout" &&
-        (!parse_percent(value.c_str(), a.timeout) || a.timeout <= 0 || a.timeout > 1e7))
+    if (arg == "--timeout" && (!parse_wait(value, a.timeout) || a.timeout <= 0 || a.timeout > 1e7))
       return usage_error("--timeout takes seconds above 0, at most 10000000, not '" + value + "'");
     if (arg == "--from") a.from = value;
     if (arg == "--label") { // the rounds' labels are PREFIX-1, ...: they must be good labels
@@ -332,6 +331,9 @@ private:
     timed_out = false;
     return launch(line, env, log, "idb tune");
   }
+  // A command --timeout ended: what it was, and its output. Tune stops as on a failure.
+  void report_timeout(const std::string &stage, const char *what, const std::string &line,
+                      const std::string &log);
   std::optional<double> run_once(const std::string &stage, const std::string &folder,
                                  int at_least = 1);
   std::optional<profile::Profile> store_run(const std::string &stage, const std::string &folder,
@@ -372,6 +374,14 @@ void show_log(const std::string &log) {
   std::cerr << "----\n";
 }
 
+void Tuner::report_timeout(const std::string &stage, const char *what, const std::string &line,
+                           const std::string &log) {
+  failed_ = 1;
+  std::cerr << "idb tune: " << stage << ": the " << what << " command took longer than "
+            << a_.timeout << " s (--timeout), and was ended: " << line << '\n';
+  show_log(log);
+}
+
 int Tuner::stop(int status) const {
   if (status == 130 || status == 128 + SIGTERM) {
     std::cerr << "idb tune: interrupted; no file written, the sources untouched\n";
@@ -410,10 +420,7 @@ bool Tuner::build(const std::string &stage, const std::string &what, const Envir
   std::cout << (status == 0 ? " done" : timed_out ? " timed out" : " failed") << std::endl;
   if (status == 0) return true;
   if (timed_out) {
-    failed_ = 1;
-    std::cerr << "idb tune: " << stage << ": the build command took longer than " << a_.timeout
-              << " s (--timeout), and was ended: " << a_.build << '\n';
-    show_log(log);
+    report_timeout(stage, "build", a_.build, log);
     return false;
   }
   failed_ = status;
@@ -453,10 +460,7 @@ std::optional<double> Tuner::run_once(const std::string &stage, const std::strin
     }
     if (timed_out) {
       std::cout << " timed out" << std::endl;
-      failed_ = 1;
-      std::cerr << "idb tune: " << stage << ": the run command took longer than " << a_.timeout
-                << " s (--timeout), and was ended: " << a_.run << '\n';
-      show_log(log);
+      report_timeout(stage, "run", a_.run, log);
       return std::nullopt;
     }
     if (status != 0) {

@@ -24,7 +24,7 @@ namespace {
 constexpr const char *kCacheHead = "idb-index 1";
 
 std::string cache_folder() {
-  if (const char *off = std::getenv("IDB_INDEX"); off && std::string(off) == "0") return "";
+  if (!program_index_wanted()) return "";
   if (const char *dir = std::getenv("IDB_INDEX_DIR"); dir && *dir) return dir;
   if (const char *xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
     return std::string(xdg) + "/idb/index";
@@ -114,7 +114,7 @@ UnitSummary summarize_apart(const std::string &entry, const std::string &source,
   pid_t pid = fork();
   if (pid == 0) {
     close(pipe_fds[0]);
-    std::optional<UnitSummary> parsed = std::move(summarize_files({source}, flags).front());
+    std::optional<UnitSummary> parsed = summarize_file(source, flags);
     std::string text = parsed ? summary_text(*parsed) : "";
     for (std::size_t at = 0; at < text.size();) {
       ssize_t n = write(pipe_fds[1], text.data() + at, text.size() - at);

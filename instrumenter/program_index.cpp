@@ -8,6 +8,7 @@
 #include <clang/Index/USRGeneration.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <sstream>
 
 namespace idb::instr {
@@ -143,6 +144,11 @@ bool parse_summary(const std::string &text, UnitSummary &summary) {
       return false;
   }
   return true;
+}
+
+bool program_index_wanted() {
+  const char *value = std::getenv("IDB_INDEX");
+  return !(value && std::string(value) == "0");
 }
 
 void ProgramIndex::add(const UnitSummary &unit) {

@@ -49,12 +49,14 @@ UnitSummary summarize_unit(clang::ASTContext &ast);
 std::string summary_text(const UnitSummary &summary);
 bool parse_summary(const std::string &text, UnitSummary &summary);
 
+// False when IDB_INDEX=0: each file alone, for the wrappers and idb-instrument alike.
+bool program_index_wanted();
+
 class ProgramIndex {
 public:
   // A function defined by several files (variants of one routine) is bounded only when
   // every definition is, and holds a loop when one does.
   void add(const UnitSummary &unit);
-  std::size_t functions() const { return functions_.size(); }
 
   // Whether a file of the index defines the function `usr` with bounded work, through the
   // functions of other files it calls. Unknown functions are not.

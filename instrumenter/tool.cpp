@@ -256,22 +256,15 @@ std::map<std::string, UnitSummary> summaries(const tooling::CompilationDatabase 
   return found;
 }
 
-bool index_wanted() {
-  const char *value = std::getenv("IDB_INDEX");
-  return !(value && std::string(value) == "0");
-}
-
 } // namespace
 
-std::vector<std::optional<UnitSummary>> summarize_files(const std::vector<std::string> &files,
-                                                        const std::vector<std::string> &flags) {
-  std::vector<std::optional<UnitSummary>> out(files.size());
-  if (files.empty()) return out;
+std::optional<UnitSummary> summarize_file(const std::string &file,
+                                          const std::vector<std::string> &flags) {
   std::map<std::string, UnitSummary> found =
-      summaries(tooling::FixedCompilationDatabase(".", flags), files);
-  for (std::size_t i = 0; i < files.size(); ++i)
-    if (auto it = found.find(absolute(files[i])); it != found.end()) out[i] = std::move(it->second);
-  return out;
+      summaries(tooling::FixedCompilationDatabase(".", flags), {file});
+  auto it = found.find(absolute(file));
+  if (it == found.end()) return std::nullopt;
+  return std::move(it->second);
 }
 
 const char *resource_dir() {
@@ -337,7 +330,7 @@ std::vector<FileResult> run_tool(const ToolOptions &options) {
   // over them all).
   std::optional<ProgramIndex> program;
   ToolOptions with_program = options;
-  if (!options.program && options.files.size() > 1 && index_wanted()) {
+  if (!options.program && options.files.size() > 1 && program_index_wanted()) {
     program.emplace();
     for (const auto &[file, summary] : summaries(*db, options.files))
       program->add(summary);

@@ -48,10 +48,10 @@ FileResult run_on_text(const std::string &code, const std::string &file,
                        bool apply, bool for_compiler = false, const HeaderOptions &headers = {},
                        const ProgramIndex *program = nullptr);
 
-// The program index's summary of each of `files` (absolute paths, all C or all C++) parsed
-// with `flags`, in the order given; a file that does not parse has none. Clang stays quiet.
-std::vector<std::optional<UnitSummary>> summarize_files(const std::vector<std::string> &files,
-                                                        const std::vector<std::string> &flags);
+// The program index's summary of `file` (an absolute path) parsed with `flags`; none when
+// it does not parse. Clang stays quiet.
+std::optional<UnitSummary> summarize_file(const std::string &file,
+                                          const std::vector<std::string> &flags);
 
 // The Clang resource directory this build uses.
 const char *resource_dir();
