@@ -240,6 +240,7 @@ std::vector<TreeRow> tree_rows(const profile::Profile &run, const profile::Cfh &
     r.path = paths[i];
     r.count = idb_stats_activations(&n.stats);
     r.throttled = n.stats.throttled;
+    r.estimated = n.stats.throttled ? idb_stats_estimated_sum(&n.stats) : t.inclusive;
     r.inclusive = t.inclusive;
     r.exclusive = t.exclusive;
     r.corrected = t.corrected;
@@ -279,7 +280,7 @@ std::string number_text(double value) {
 const std::vector<std::string> &tree_export_columns() {
   static const std::vector<std::string> columns{
       "tree",  "path",    "count",     "inclusive_s", "exclusive_s", "corrected_s", "pct_parent",
-      "cpu_s", "noise_s", "throttled", "p50_s",       "p90_s",       "p99_s"};
+      "cpu_s", "noise_s", "throttled", "p50_s",       "p90_s",       "p99_s",       "estimated_s"};
   return columns;
 }
 
@@ -296,7 +297,8 @@ std::vector<std::string> tree_export_cells(const std::string &tree, const TreeRo
           std::to_string(row.throttled),
           std::isnan(row.p50) ? std::string() : number_text(row.p50),
           std::isnan(row.p90) ? std::string() : number_text(row.p90),
-          std::isnan(row.p99) ? std::string() : number_text(row.p99)};
+          std::isnan(row.p99) ? std::string() : number_text(row.p99),
+          number_text(row.estimated)};
 }
 
 } // namespace idb::analysis

@@ -23,6 +23,7 @@ TreeData cfh_tree(const profile::Profile &profile, const profile::Cfh &cfh) {
                   {"CPU", Format::seconds_or_blank},
                   {"noise", Format::seconds},
                   {"untimed", Format::integer_or_blank},
+                  {"estimated", Format::seconds_or_blank},
                   {"p50", Format::seconds_or_blank},
                   {"p90", Format::seconds_or_blank},
                   {"p99", Format::seconds_or_blank}};
@@ -35,9 +36,11 @@ TreeData cfh_tree(const profile::Profile &profile, const profile::Cfh &cfh) {
     row.parent = r.parent == profile::kNoParent ? kTreeTop : row_of.at(r.parent);
     row.label = r.label;
     row.values = {
-        double(r.count),     r.inclusive, r.exclusive, r.corrected,
+        double(r.count), r.inclusive, r.exclusive, r.corrected,
         std::nan(""), // wait s, set below for a node that waited
-        r.percent_of_parent, r.cpu,       r.noise,     double(r.throttled), r.p50, r.p90, r.p99};
+        r.percent_of_parent, r.cpu, r.noise, double(r.throttled),
+        // a throttled node's every activation, the untimed at its samples' mean; else blank
+        r.throttled ? r.estimated : std::nan(""), r.p50, r.p90, r.p99};
     row.key = r.probe;
     row.source = r.node;
     // CPU time that was never measured (no CPU-timed activation) is blank, not 0.
@@ -78,9 +81,10 @@ std::vector<std::vector<std::string>> tree_export_rows(const TreeModel &model,
     row.cpu = std::isnan(value(7)) ? 0.0 : value(7); // not measured: 0, as idb report writes
     row.noise = value(8);
     row.throttled = std::uint64_t(value(9));
-    row.p50 = value(10);
-    row.p90 = value(11);
-    row.p99 = value(12);
+    row.estimated = std::isnan(value(10)) ? row.inclusive : value(10); // blank: not throttled
+    row.p50 = value(11);
+    row.p90 = value(12);
+    row.p99 = value(13);
     out.push_back(analysis::tree_export_cells(tree, row));
     for (int r = model.rowCount(at) - 1; r >= 0; --r)
       stack.emplace_back(model.index(r, 0, at), row.path);

@@ -1,7 +1,8 @@
 // A tree of a run as the generic tree model's TreeData: one row per node, labelled with
 // its probe, with count, inclusive, exclusive and corrected time, the time it waited in
 // communication (blank without wait states; the row tinted by the share of its time), %
-// of the parent's inclusive time, CPU time, noise, untimed activations and the p50, p90
+// of the parent's inclusive time, CPU time, noise, untimed activations, a throttled node's
+// estimated time (blank for the others) and the p50, p90
 // and p99 of the node's activations (blank without a duration histogram): the
 // rows and hot path of analysis::tree_rows, the same `idb report` prints. And the rows a tree model
 // shows, written back as the tree export (`idb-gui --export`), the same cells `idb report --format

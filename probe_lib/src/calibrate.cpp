@@ -73,6 +73,7 @@ void calibrate_noise(Calibration &cal, const Limits &limits) {
   quiet.throttle_ticks = -__builtin_huge_val();
   quiet.throttle_early_after = ~std::uint64_t(0);
   quiet.throttle_early_ticks = -__builtin_huge_val();
+  quiet.throttle_sample = 0; // the throttled round below counts and never samples
   Cfh *c = cfh_create("calibration", true, -1, quiet);
   if (!c) return;
   Cfh *saved = cur_cfh();

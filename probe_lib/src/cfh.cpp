@@ -63,6 +63,11 @@ double read_charge(const Cfh &c, std::uint64_t before, std::uint64_t after) {
 // it would move into the parent's exclusive time.
 std::uint64_t pop_frame(Cfh &c, std::uint64_t t, bool read_cpu) {
   Frame &f = c.stack[c.depth - 1];
+  if ((f.special & kSpecialSampled) && read_cpu) { // a sample: its time, apart from the timed
+    Node &n = c.nodes[f.node];
+    ++n.stats.sampled;
+    n.stats.sampled_sum += double(f.t0 < t ? t - f.t0 : 0);
+  }
   if (!(f.special & kSpecialThrottled) && f.node != kNoNode) { // throttled: counted at start
     Node &n = c.nodes[f.node];
     if ((f.special & kSpecialCpu) && read_cpu) {
@@ -104,6 +109,8 @@ Cfh *cfh_create(const char *name, bool named, int thread, const Limits &limits) 
   c->throttle_ticks = limits.throttle_ticks;
   c->throttle_early_after = limits.throttle_early_after;
   c->throttle_early_ticks = limits.throttle_early_ticks;
+  c->throttle_sample = limits.throttle_sample;
+  c->sample_state = 0x9E3779B9u ^ std::uint32_t(thread);
   c->cpu_all = limits.cpu_all;
   c->cpu_read_ns = limits.cpu_read_ns;
   c->cpu_read_cap_ticks = limits.cpu_read_cap_ticks;
@@ -305,12 +312,27 @@ void cfh_start_special(Cfh &c, std::uint32_t node, int id) {
 std::uint64_t cfh_untimed(const Cfh &c, std::uint32_t node) {
   const Node &n = c.nodes[node];
   const Child *child = node ? c.children.find(child_key(n.parent, n.probe)) : nullptr;
-  return n.stats.throttled + (child ? child->untimed & ~kUntimedThrottled : 0);
+  std::uint32_t left =
+      child && child->untimed > kUntimedThrottled ? child->untimed & kUntimedMost : 0;
+  return n.stats.throttled - left;
 }
 
-int cfh_untimed_carry(Cfh &c, Child &child) {
-  c.nodes[child.node].stats.throttled += kUntimedFull & ~kUntimedThrottled;
-  child.untimed = kUntimedThrottled;
+int cfh_throttled_due(Cfh &c, Child &child, Frame &f) {
+  // The run up to the next sample: uniform over [sample/2, 3 sample/2), so a pattern in
+  // the program's activations does not line up with the samples.
+  std::uint32_t run = kUntimedMost;
+  if (c.throttle_sample) {
+    std::uint32_t x = c.sample_state;
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    c.sample_state = x;
+    run = c.throttle_sample / 2 + (x & (c.throttle_sample - 1));
+    f.special |= kSpecialSampled;
+  }
+  c.nodes[child.node].stats.throttled += run;
+  child.untimed = kUntimedThrottled | (run - 1); // this activation takes one
+  if (c.throttle_sample) f.t0 = now();
   return 1;
 }
 

@@ -30,7 +30,7 @@ constexpr std::uint32_t kHistWindow = 512;
 constexpr std::uint64_t kHistWrap = std::uint64_t(1) << 16;
 constexpr std::uint32_t kHistUnplaced = 0x80000000u; // no window yet: every index misses
 
-// 128 bytes; what start and stop touch lies in the first 64.
+// 192 bytes; what start and stop touch lies in the first 64.
 struct alignas(64) Node {
   std::uint32_t parent;
   std::int32_t probe;
@@ -41,7 +41,9 @@ struct alignas(64) Node {
   std::uint32_t hist_base;   // the histogram window's first bucket, of level hist_level
   idb_stats_t stats;         // wall in ticks, CPU in ns, noise: measured extra ticks only
 };
-static_assert(sizeof(Node) == 128, "a node fills two cache lines exactly");
+static_assert(sizeof(Node) == 192, "a node fills three cache lines exactly");
+static_assert(offsetof(Node, stats.m2) + sizeof(double) <= 64,
+              "what a timed stop updates lies in the node's first line");
 
 constexpr std::uint32_t kModeCpu = 1;       // the CPU policy times this node's activations
 constexpr std::uint32_t kModeThrottled = 2; // activations are only counted (throttling)
@@ -68,22 +70,25 @@ constexpr std::uint32_t kSpecialNoNode = 4;     // node cap reached: not recorde
 constexpr std::uint32_t kSpecialUncounted = 8;  // activations past the depth cap sit on top
 constexpr std::uint32_t kSpecialThrottled = 16; // a throttled node's: counted, not timed
 constexpr std::uint32_t kSpecialDynamic = 32;   // a dynamic node's: its stop ends an iteration
+constexpr std::uint32_t kSpecialSampled = 64;   // a throttled node's, timed as a sample
 
 struct DynState;
 constexpr std::uint32_t kMaxDynamicNodes = 8; // dynamic nodes one CFH keeps (dynamics.h)
 
-// A node's entry in the child table. `untimed` holds the node's throttled activations
-// not yet added to its record (stats.throttled; cfh_untimed gives the sum), with
-// kUntimedThrottled set once the node is throttled: a throttled start then counts here
-// and reads nothing else, and its stop only pops the frame. Inside code that sweeps much
-// memory between two activations, the node's two cache lines (its mode at start, its
-// count at stop) were a miss each (docs/PERFORMANCE.md, section 1c).
+// A node's entry in the child table. Once the node throttles, `untimed` has
+// kUntimedThrottled set, and its low 31 bits count down the activations it may still
+// count with nothing else read: a throttled start takes one and reads nothing else, and
+// its stop only pops the frame. Inside code that sweeps much memory between two
+// activations, the node's two cache lines (its mode at start, its count at stop) were a
+// miss each (docs/PERFORMANCE.md, section 1c). At 0 the runtime looks (cfh_throttled_due):
+// that activation is timed as a sample, and the node's record is credited with the next
+// run of activations (stats.throttled); cfh_untimed subtracts what is left of it.
 struct Child {
   std::uint32_t node;
   std::uint32_t untimed;
 };
 constexpr std::uint32_t kUntimedThrottled = 0x80000000u;
-constexpr std::uint32_t kUntimedFull = 0xFFFFFFFFu; // carried into stats.throttled
+constexpr std::uint32_t kUntimedMost = 0x7FFFFFFFu; // the longest run: 31 bits
 
 // The children of every node: (parent << 32 | probe) to the child's entry.
 using ChildTable = HashMap<Child>;
@@ -110,6 +115,9 @@ struct Limits {
   double throttle_ticks;
   std::uint64_t throttle_early_after;
   double throttle_early_ticks;
+  // One throttled activation in about `throttle_sample` (a power of two) is timed as a
+  // sample, at random; 0: none.
+  std::uint32_t throttle_sample;
 };
 
 // Time a node's activations waited in one wait-state pattern (idb/wait_states.h), which
@@ -144,8 +152,10 @@ struct alignas(64) Cfh {
   double throttle_ticks;
   std::uint64_t throttle_early_after;
   double throttle_early_ticks;
-  std::uint64_t hist_mult; // Limits::hist_mult
-  HistCounter *hists;      // kHistWindow counters per node, reserved like the nodes
+  std::uint32_t throttle_sample; // Limits::throttle_sample
+  std::uint32_t sample_state;    // xorshift state of the gaps between samples
+  std::uint64_t hist_mult;       // Limits::hist_mult
+  HistCounter *hists;            // kHistWindow counters per node, reserved like the nodes
   // The counter the last timed activation goes to, counted at the next one (or read as
   // counted): see cfh_hist_add. &hist_idle when there is none.
   HistCounter *hist_pending;
@@ -293,12 +303,14 @@ inline std::uint32_t cfh_find(const Cfh &c, std::uint32_t parent, int id) {
   return child ? child->node : kNoNode;
 }
 
-// Every throttled activation of the node: its record's and those its entry still holds.
+// Every throttled activation of the node: those its record was credited with less those
+// its entry has left.
 std::uint64_t cfh_untimed(const Cfh &c, std::uint32_t node);
 
-// The pending count of the node's entry reached kUntimedFull: carried into the record.
-// Returns 1, for cfh_start_fast's tail call.
-int cfh_untimed_carry(Cfh &c, Child &child);
+// A throttled start that found its entry's run used up: credits the node's record with the
+// next run and, when sampling, makes the frame `f` a timed sample. Returns 1, for
+// cfh_start_fast's tail call.
+int cfh_throttled_due(Cfh &c, Child &child, Frame &f);
 
 // Counts a throttled activation in the node's entry and opens its frame: no clock read.
 // Returns 1.
@@ -310,7 +322,9 @@ inline int cfh_start_throttled(Cfh &c, Child &child, int id) {
   f.node = c.hot.top = child.node;
   f.probe = id;
   f.special = kSpecialThrottled;
-  if (__builtin_expect(++child.untimed == kUntimedFull, 0)) return cfh_untimed_carry(c, child);
+  if (__builtin_expect(child.untimed == kUntimedThrottled, 0))
+    return cfh_throttled_due(c, child, f);
+  --child.untimed;
   return 1;
 }
 

@@ -71,6 +71,14 @@ Config read_config() {
   read_bool("IDB_HISTOGRAM", c.histogram);
   read_uint("IDB_THROTTLE_AFTER", 1, 0xFFFFFFFFu, c.throttle_after);
   read_uint("IDB_THROTTLE_EARLY", 1, 0xFFFFFFFFu, c.throttle_early);
+  if (const char *v = std::getenv("IDB_THROTTLE_SAMPLE")) {
+    std::uint32_t sample = c.throttle_sample;
+    read_uint("IDB_THROTTLE_SAMPLE", 0, 1u << 24, sample);
+    if (sample == 1 || (sample & (sample - 1)) != 0)
+      warn("IDB_THROTTLE_SAMPLE", v, "expected 0 or a power of two from 2 to 16777216");
+    else
+      c.throttle_sample = sample;
+  }
   if (const char *v = std::getenv("IDB_THROTTLE_PERCENT")) {
     char *end = nullptr;
     double percent = std::strtod(v, &end);

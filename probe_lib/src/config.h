@@ -18,7 +18,9 @@ struct Config {
   std::uint32_t throttle_after = 10000; // IDB_THROTTLE_AFTER: timed activations first
   // IDB_THROTTLE_EARLY: timed activations first for a node under half the threshold
   std::uint32_t throttle_early = 1000;
-  double throttle_percent = 5.0;   // IDB_THROTTLE_PERCENT: probe cost share that throttles
+  double throttle_percent = 5.0; // IDB_THROTTLE_PERCENT: probe cost share that throttles
+  // IDB_THROTTLE_SAMPLE: one throttled activation in about this many is timed; 0: none
+  std::uint32_t throttle_sample = 256;
   bool histogram = true;           // IDB_HISTOGRAM: a duration histogram per node
   std::uint32_t max_nodes = 65536; // IDB_MAX_NODES, per CFH
   std::uint32_t max_depth = 4096;  // IDB_MAX_DEPTH, open probes per CFH

@@ -150,6 +150,7 @@ void fill_meta(Meta &m, const char *mode) {
     m.add("throttle_after", "%u", cfg.throttle_after);
     m.add("throttle_percent", "%.17g", cfg.throttle_percent);
     m.add("throttle_below_s", "%.17g", g_rt.limits.throttle_ticks / g_rt.ticks_per_second);
+    m.add("throttle_sample", "%u", cfg.throttle_sample);
     m.add("throttle_early_after", "%llu",
           static_cast<unsigned long long>(g_rt.limits.throttle_early_after));
     m.add("throttle_early_below_s", "%.17g",

@@ -138,6 +138,7 @@ void start_running(const char *program) {
   g_rt.limits.throttle_early_after =
       cfg.throttle ? std::min(cfg.throttle_early, cfg.throttle_after) : ~std::uint64_t(0);
   g_rt.limits.throttle_early_ticks = g_rt.limits.throttle_ticks / 2.0;
+  g_rt.limits.throttle_sample = cfg.throttle ? cfg.throttle_sample : 0;
   probe_seen(IDB_PROC, 0, g_rt.program, nullptr, 0, nullptr);
   dyn_configure(cfg);
   timespec ts;

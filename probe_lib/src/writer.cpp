@@ -68,18 +68,19 @@ void put_field(ByteBuffer &b, double value, double seconds_per_tick, idb_stats_u
 // `open_ticks` >= 0: the node is still open in a thread that finalize does not own; its
 // activation so far is written as one more sample, leaving the live record alone. The
 // noise written is the measured extra plus the calibrated cost of each activation, timed
-// or throttled; the root has none. `untimed`: every throttled activation (cfh_untimed).
-// Returns the count written (the open activation included), which the node's histogram
-// must match.
+// or throttled (a sample, a timed one); the root has none. `untimed`: every throttled activation
+// (cfh_untimed). Returns the count written (the open activation included), which the node's
+// histogram must match.
 std::uint64_t put_node(ByteBuffer &b, const Node &n, const WriteJob &job, double open_ticks,
                        std::uint64_t untimed) {
   const double s = 1.0 / job.ticks_per_second;
   idb_stats_t st = n.stats;
   st.throttled = untimed;
   if (open_ticks >= 0) idb_stats_add(&st, open_ticks);
-  st.noise = n.parent == kNoNode ? 0.0
-                                 : double(st.count) * job.noise_ticks +
-                                       double(st.throttled) * job.throttled_ticks + st.noise;
+  st.noise = n.parent == kNoNode
+                 ? 0.0
+                 : double(st.count + st.sampled) * job.noise_ticks +
+                       double(st.throttled - st.sampled) * job.throttled_ticks + st.noise;
   b.put(n.parent);
   b.put(n.probe);
 #define IDB_PUT_FIELD(field, type, unit, merge, group, column)                                     \

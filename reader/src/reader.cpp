@@ -272,6 +272,9 @@ std::string node_problem(std::uint32_t i, const Node &n, const Seen &seen) {
     return where + ": " + (column) + " " + field_text(n.stats.field) + field_rule(n.stats.field);
   IDB_STATS_FIELDS(IDB_CHECK_FIELD)
 #undef IDB_CHECK_FIELD
+  if (n.stats.sampled > n.stats.throttled) // samples are throttled activations timed
+    return where + ": sampled " + std::to_string(n.stats.sampled) + " is more than its " +
+           std::to_string(n.stats.throttled) + " throttled activations";
   return "";
 }
 

@@ -55,6 +55,8 @@ constexpr Column kBytes[] = {{"sent B", 12}, {"recv B", 12}};
 constexpr Column kWait{"wait s", 12};
 // Throttled nodes: of the count, the activations only counted (times cover the others).
 constexpr Column kThrottled{"untimed", 10};
+// Throttled nodes: the time of all their activations, the untimed ones at the samples' mean.
+constexpr Column kEstimated{"est s", 12};
 // Summary CFHs: the spread of the per-rank inclusive time over the ranks.
 constexpr Column kSpread[] = {
     {"ranks", 6}, {"rank min s", 12}, {"rank max s", 12}, {"max@", 5}, {"max/mean", 9}};
@@ -88,9 +90,12 @@ struct Printer {
   bool show_waits = false;     // nodes that waited in communication: one more
   bool show_spread() const { return cfh.summary && cfh.spread.size() == cfh.nodes.size(); }
 
+  // A throttled node by its estimate, which its inclusive time (the timed activations
+  // alone) may leave far below.
   bool shown(std::uint32_t i) const {
     double root = times[0].inclusive;
-    return i == 0 || root <= 0 || 100.0 * times[i].inclusive / root >= options.prune_percent;
+    double own = std::max(times[i].inclusive, idb_stats_estimated_sum(&cfh.nodes[i].stats));
+    return i == 0 || root <= 0 || 100.0 * own / root >= options.prune_percent;
   }
   Row row(std::uint32_t i, std::size_t depth) const {
     const idb_stats_t &s = cfh.nodes[i].stats;
@@ -113,7 +118,10 @@ struct Printer {
       r.push_back(std::to_string(s.cpu_count));
     }
     r.push_back(seconds(s.noise));
-    if (show_throttled) r.push_back(s.throttled ? std::to_string(s.throttled) : "-");
+    if (show_throttled) {
+      r.push_back(s.throttled ? std::to_string(s.throttled) : "-");
+      r.push_back(s.throttled ? seconds(idb_stats_estimated_sum(&s)) : "-");
+    }
     if (show_bytes) {
       r.push_back(std::to_string(s.bytes_sent));
       r.push_back(std::to_string(s.bytes_recv));
@@ -160,7 +168,10 @@ struct Printer {
       for (const Column &c : kCpu)
         add(c);
     add(kNoise);
-    if (show_throttled) add(kThrottled);
+    if (show_throttled) {
+      add(kThrottled);
+      add(kEstimated);
+    }
     if (show_bytes)
       for (const Column &c : kBytes)
         add(c);
@@ -270,7 +281,11 @@ void print_profile(std::ostream &out, const Profile &profile, const TreeOptions 
         profile.get("throttle_early_after") != profile.get("throttle_after"))
       out << ", with " << profile.get("throttle_early_after") << " or more under "
           << fixed(profile.number("throttle_early_below_s") * 1e9, 0) << " ns";
-    out << ";\n  its later activations count in \"untimed\", their time in the parent's\n";
+    out << ";\n  its later activations count in \"untimed\", their time in the parent's";
+    if (profile.number("throttle_sample") > 0)
+      out << ";\n  one in about " << profile.get("throttle_sample")
+          << " of them is timed as a sample: \"est s\" counts each at the samples' mean";
+    out << "\n";
   }
   if (profile.get("wait") == "on") {
     out << "wait states: " << profile.get("wait_events", "?")

@@ -18,7 +18,8 @@ namespace {
 
 struct Tree {
   Cfh *cfh = nullptr;
-  explicit Tree(std::uint64_t throttle_after) : cfh(throttling_cfh("entries", 8, throttle_after)) {}
+  explicit Tree(std::uint64_t throttle_after, std::uint32_t sample = 0)
+      : cfh(throttling_cfh("entries", 8, throttle_after, sample)) {}
   ~Tree() { cfh_free(cfh); }
   Tree(const Tree &) = delete;
   Tree &operator=(const Tree &) = delete;
@@ -39,15 +40,19 @@ TEST(ChildEntry, AThrottledNodeIsCountedInItsEntryAndItsStopOnlyPops) {
   EXPECT_EQ(kModeThrottled, t.cfh->nodes[node].mode & kModeThrottled);
 
   cfh_start(*t.cfh, IDB_PROC, 7, "seven", nullptr, 0, nullptr);
-  EXPECT_EQ(kUntimedThrottled | 1u, t.entry(7).untimed);
+  // The first throttled start credits the record with a run of activations (no sampling:
+  // the longest) and takes one of them.
+  EXPECT_EQ(kUntimedThrottled | (kUntimedMost - 1), t.entry(7).untimed);
+  EXPECT_EQ(kUntimedMost, t.cfh->nodes[node].stats.throttled);
   EXPECT_EQ(kSpecialThrottled, t.cfh->stack[t.cfh->depth - 1].special);
   cfh_stop(*t.cfh, 7);
   EXPECT_EQ(1u, t.cfh->depth) << "only the root is open";
   for (int i = 0; i < 10; ++i)
     t.pair(7);
   EXPECT_EQ(2u, t.cfh->nodes[node].stats.count) << "throttled activations are not timed";
-  EXPECT_EQ(0u, t.cfh->nodes[node].stats.throttled) << "the entry holds them";
+  EXPECT_EQ(kUntimedThrottled | (kUntimedMost - 11), t.entry(7).untimed) << "the entry counts";
   EXPECT_EQ(11u, cfh_untimed(*t.cfh, node));
+  EXPECT_EQ(0u, t.cfh->nodes[node].stats.sampled);
 }
 
 // Spins until `ticks` of the runtime's clock have passed.
@@ -83,20 +88,39 @@ TEST(ChildEntry, TheEarlyCountThrottlesOnlyANodeFarUnderTheThreshold) {
   EXPECT_EQ(50u, cfh_untimed(*t.cfh, t.entry(8).node));
 }
 
-TEST(ChildEntry, TheEntrysCountCarriesIntoTheRecordExactly) {
+TEST(ChildEntry, AUsedUpRunIsRenewedAndTheCountStaysExact) {
   Tree t(1);
   t.pair(7);
-  t.pair(7); // the entry is marked throttled and counts 1
+  t.pair(7); // the entry is marked throttled and credited with the longest run
   std::uint32_t node = t.entry(7).node;
-  // As if 2^31 - 2 throttled activations had run: the next one fills the entry's bits.
-  const std::uint32_t pending = kUntimedFull - kUntimedThrottled - 1;
-  t.entry(7).untimed = kUntimedThrottled | pending;
+  // As if all but two of the run had been taken: the third start finds it used up.
+  t.cfh->nodes[node].stats.throttled -= kUntimedMost - 3;
+  t.entry(7).untimed = kUntimedThrottled | 2;
+  ASSERT_EQ(1u, cfh_untimed(*t.cfh, node));
+  t.pair(7);
   t.pair(7);
   EXPECT_EQ(kUntimedThrottled, t.entry(7).untimed);
-  EXPECT_EQ(std::uint64_t(pending) + 1, t.cfh->nodes[node].stats.throttled);
-  t.pair(7);
-  EXPECT_EQ(std::uint64_t(pending) + 2, cfh_untimed(*t.cfh, node));
+  EXPECT_EQ(3u, cfh_untimed(*t.cfh, node));
+  t.pair(7); // renewed
+  EXPECT_EQ(kUntimedThrottled | (kUntimedMost - 1), t.entry(7).untimed);
+  EXPECT_EQ(4u, cfh_untimed(*t.cfh, node));
   EXPECT_EQ(1u, t.cfh->nodes[node].stats.count);
+  EXPECT_EQ(0u, t.cfh->nodes[node].stats.sampled) << "no sampling asked";
+}
+
+TEST(ChildEntry, OneThrottledActivationInAboutTheSampleIsTimedApart) {
+  Tree t(4, 16);
+  for (int i = 0; i < 16004; ++i)
+    t.pair(7);
+  std::uint32_t node = t.entry(7).node;
+  const idb_stats_t &s = t.cfh->nodes[node].stats;
+  EXPECT_EQ(4u, s.count) << "samples leave the timed statistics alone";
+  EXPECT_EQ(16000u, cfh_untimed(*t.cfh, node)) << "and are counted with the throttled";
+  // Runs of 8 to 23 activations, 16 on average: about a thousand samples.
+  EXPECT_GE(s.sampled, 16000u / 23);
+  EXPECT_LE(s.sampled, 16000u / 8 + 1);
+  EXPECT_GT(s.sampled_sum, 0.0);
+  EXPECT_EQ(1u, t.cfh->depth) << "every sample's frame closed";
 }
 
 TEST(ChildEntry, TheFastStartDeclinesWhatItDoesNotHandleAndChangesNothing) {

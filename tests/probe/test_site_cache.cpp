@@ -3,7 +3,7 @@
 // making the node the innermost one until the scope closes. Driven here on a CFH installed
 // as the thread's current one: the counts stay exact, what opens inside such an
 // activation hangs under its node, and no entry outlives what it points at (the child
-// table moving, a reopened CFH) or counts past its limit.
+// table moving, a reopened CFH) or counts past its run.
 #include "cfh.h"
 #include "runtime.h"
 #include "throttling_cfh.h"
@@ -22,8 +22,8 @@ namespace {
 struct Current {
   Cfh *cfh = nullptr;
   Cfh *before = nullptr;
-  explicit Current(std::uint64_t throttle_after)
-      : cfh(throttling_cfh("sites", 512, throttle_after)), before(cur_cfh()) {
+  explicit Current(std::uint64_t throttle_after, std::uint32_t sample = 0)
+      : cfh(throttling_cfh("sites", 512, throttle_after, sample)), before(cur_cfh()) {
     set_cur_cfh(cfh);
   }
   ~Current() {
@@ -97,22 +97,21 @@ TEST(SiteCache, NoEntryOutlivesTheChildTableMoving) {
   EXPECT_EQ(child_key(0, 7), t.site(7).key) << "filled again";
 }
 
-TEST(SiteCache, TheCountCarriesPastItsLimitExactly) {
-  Current t(2);
-  for (int i = 0; i < 10; ++i)
+TEST(SiteCache, AUsedUpRunGoesToTheRuntimeWhichTimesASampleAndRenewsIt) {
+  Current t(2, 64);
+  for (int i = 0; i < 64002; ++i)
     scope(7);
   Child *entry = t.cfh->children.find(child_key(0, 7));
   ASSERT_NE(nullptr, entry);
-  ASSERT_EQ(8u, entry->untimed & ~kUntimedThrottled);
-  entry->untimed = kUntimedFull - 5; // 5 short of full
-  std::uint64_t before = t.activations(entry->node);
-  for (int i = 0; i < 20; ++i)
-    scope(7);
-  entry = t.cfh->children.find(child_key(0, 7));
-  EXPECT_EQ(before + 20, t.activations(entry->node));
-  EXPECT_EQ(std::uint64_t(kUntimedFull & ~kUntimedThrottled),
-            t.cfh->nodes[entry->node].stats.throttled)
-      << "one carry, made by the runtime when the cache stopped one short";
+  const idb_stats_t &s = t.cfh->nodes[entry->node].stats;
+  EXPECT_EQ(64002u, t.activations(entry->node)) << "counted exactly, inline or not";
+  EXPECT_EQ(2u, s.count);
+  // Runs of 32 to 95 activations, 64 on average: about a thousand of them, each begun by
+  // the runtime with a sample.
+  EXPECT_GE(s.sampled, 64000u / 95);
+  EXPECT_LE(s.sampled, 64000u / 32 + 1);
+  EXPECT_EQ(child_key(0, 7), t.site(7).key) << "each renewal fills the entry again";
+  EXPECT_EQ(1u, t.cfh->depth);
 }
 
 TEST(SiteCache, AReopenedCfhHoldsNoEntry) {

@@ -6,6 +6,7 @@
 #include "child.hpp"
 
 #include "idb/probe.h"
+#include "idb/stats.h"
 
 #include <gtest/gtest.h>
 
@@ -83,11 +84,68 @@ TEST(Throttle, ATinyHotProbeStopsTimingAfterItsActivationsAndKeepsCounting) {
   double throttled = p.number("throttled_noise_per_activation_s");
   EXPECT_GT(throttled, 0);
   EXPECT_LT(throttled, pair);
-  // Its noise charges each kind of activation at its own calibrated cost (the last
-  // calibration; node creation adds a measured extra on top).
-  double charged = 1'000 * pair + 99'000 * throttled;
+  // Its noise charges each kind of activation at its own calibrated cost, a sample at a
+  // timed one's (the last calibration; node creation adds a measured extra on top).
+  double sampled = double(tiny.stats.sampled);
+  double charged = (1'000 + sampled) * pair + (99'000 - sampled) * throttled;
   EXPECT_GE(tiny.stats.noise, 0.5 * charged);
   EXPECT_LT(tiny.stats.noise, 2.0 * charged + 1e-3);
+}
+
+// Of the throttled activations, one in about IDB_THROTTLE_SAMPLE (256) is timed at random:
+// runs of 128 to 383 between two samples. The samples keep a count and a sum of their own,
+// and the timed statistics stay those of the activations before the node throttled.
+TEST(Throttle, ThrottledActivationsAreSampledForAnEstimateOfTheirTime) {
+  Profile p = profile_of(run_child([] { tiny_pairs(100'000); }));
+  const idb_stats_t &s = node_of(p, 2).stats;
+  EXPECT_EQ("256", p.get("throttle_sample"));
+  EXPECT_EQ(1'000u, s.count);
+  EXPECT_EQ(99'000u, s.throttled) << "the samples are among the throttled activations";
+  EXPECT_GE(s.sampled, 99'000u / 383);
+  EXPECT_LE(s.sampled, 99'000u / 128 + 1);
+  EXPECT_GT(s.sampled_sum, 0.0);
+  EXPECT_GT(idb_stats_estimated_sum(&s), s.sum) << "the untimed ones add their estimate";
+  EXPECT_EQ(0u, node_of(p, 1).stats.sampled) << "a timed node has no samples";
+
+  // Without sampling, the estimate falls back on the timed mean.
+  p = profile_of(run_child([] { tiny_pairs(30'000); }, Env{{"IDB_THROTTLE_SAMPLE", "0"}}));
+  const idb_stats_t &bare = node_of(p, 2).stats;
+  EXPECT_EQ("0", p.get("throttle_sample"));
+  EXPECT_EQ(29'000u, bare.throttled);
+  EXPECT_EQ(0u, bare.sampled);
+  EXPECT_DOUBLE_EQ(bare.sum + 29'000 * bare.mean, idb_stats_estimated_sum(&bare));
+}
+
+// A node first seen under a throttled one is never timed; its samples alone give it a time.
+TEST(Throttle, ANodeOnlyEverCountedIsSampled) {
+  Profile p = profile_of(run_child(
+      [] {
+        for (int i = 0; i < 20'000; ++i) {
+          idb_start(IDB_PROC, 4, "helper");
+          if (i >= 500) {
+            idb_start(IDB_LOOP, 7, "late");
+            idb_stop(7);
+          }
+          idb_stop(4);
+        }
+      },
+      Env{{"IDB_THROTTLE_AFTER", "100"}, {"IDB_THROTTLE_SAMPLE", "64"}}));
+  const idb_stats_t &late = node_of(p, 7).stats;
+  EXPECT_EQ(0u, late.count);
+  EXPECT_EQ(19'500u, late.throttled);
+  EXPECT_GE(late.sampled, 19'500u / 95);
+  EXPECT_LE(late.sampled, 19'500u / 32 + 1);
+  EXPECT_GT(idb_stats_estimated_sum(&late), 0.0);
+}
+
+TEST(Throttle, ASampleRateThatIsNotAPowerOfTwoIsReported) {
+  Child c = run_child([] { tiny_pairs(1'000); }, Env{{"IDB_THROTTLE_SAMPLE", "100"}});
+  Profile p = profile_of(c);
+  EXPECT_EQ("256", p.get("throttle_sample"));
+  EXPECT_NE(std::string::npos,
+            c.err.find("idb: ignoring IDB_THROTTLE_SAMPLE=100 (expected 0 or a power of two "
+                       "from 2 to 16777216)"))
+      << c.err;
 }
 
 TEST(Throttle, OffTimesEveryActivation) {

@@ -94,9 +94,11 @@ void check_accepted(const idb::profile::Profile &p) {
       check(i == 0 || n.parent < i);
       check(ids.count(n.probe) == 1);
       const idb_stats_t &s = n.stats;
-      for (double t : {s.sum, s.min, s.max, s.mean, s.m2, s.cpu_sum, s.cpu_min, s.cpu_max, s.noise})
+      for (double t : {s.sum, s.min, s.max, s.mean, s.m2, s.cpu_sum, s.cpu_min, s.cpu_max, s.noise,
+                       s.sampled_sum})
         check(time_ok(t));
-      for (std::uint64_t c : {s.count, s.cpu_count, s.bytes_sent, s.bytes_recv, s.throttled})
+      for (std::uint64_t c :
+           {s.count, s.cpu_count, s.bytes_sent, s.bytes_recv, s.throttled, s.sampled})
         check(column_ok(c));
     }
     check(cfh.spread.empty() || cfh.spread.size() == cfh.nodes.size());

@@ -308,6 +308,13 @@ TEST(ParseProfile, RefusesNodesAndCfhsTheFormatForbids) {
             with_node(1, u64(96, ~std::uint64_t(0)))
                 .find(": bytes_sent 18446744073709551615 is more than a database column holds"))
       << with_node(1, u64(96, ~std::uint64_t(0)));
+  // Format 1.7's samples: among the throttled activations (112), a time of their own (128).
+  EXPECT_NE(std::string::npos,
+            with_node(3, u64(120, 5)).find(": sampled 5 is more than its 0 throttled activations"))
+      << with_node(3, u64(120, 5));
+  EXPECT_NE(std::string::npos,
+            with_node(3, f64(128, -1)).find(": sampled_total -1 is not a finite value"))
+      << with_node(3, f64(128, -1));
   RawProfile p = raw();
   put_u32(p.sections[2].payload, 0, 1); // rank 1 of a one-rank run
   EXPECT_EQ(0u, refused(p).find("CFH of rank 1 in a run of 1 ranks at byte ")) << refused(p);

@@ -196,6 +196,33 @@ TEST(PrintTree, HidesNodesBelowThePruneShareWithTheirSubtrees) {
   EXPECT_EQ("prog ", labels(report({}, 100.5)));
 }
 
+// A throttled node's inclusive time holds its timed activations alone; its "est s" adds
+// each untimed one at the mean of its samples, and --prune judges it by that.
+TEST(PrintTree, AThrottledNodeShowsItsEstimateAndThePruneKeepsItByIt) {
+  Profile p;
+  Cfh cfh = build_cfh(p, 10, "main 1 8\nmain;tiny 1000 0.001\nmain;timed 1 0.5\n");
+  idb_stats_t &tiny = cfh.nodes[2].stats;
+  ASSERT_EQ(1000u, tiny.count);
+  tiny.throttled = 1'000'000;
+  tiny.sampled = 4'000;
+  tiny.sampled_sum = 0.02; // 5 us each
+  profile::TreeOptions options;
+  options.prune_percent = 40;
+  std::ostringstream out;
+  profile::print_tree(out, p, cfh, options);
+  EXPECT_EQ("prog main tiny ", labels(out.str())) << out.str();
+  EXPECT_NE(std::string::npos, out.str().find("untimed        est s")) << out.str();
+  EXPECT_NE(std::string::npos, out.str().find("   1000000     5.001000")) << out.str();
+  // Without samples, the timed mean stands in: 1 us each, 1.001 s, 10% of the root.
+  tiny.sampled = 0;
+  tiny.sampled_sum = 0;
+  options.prune_percent = 8;
+  std::ostringstream bare;
+  profile::print_tree(bare, p, cfh, options);
+  EXPECT_EQ("prog main tiny ", labels(bare.str())) << bare.str();
+  EXPECT_NE(std::string::npos, bare.str().find("   1000000     1.001000")) << bare.str();
+}
+
 TEST(PrintTree, KeepsEveryColumnOfRowsNestedDeeperThanALine) {
   Profile p;
   std::string lines, path = "f";

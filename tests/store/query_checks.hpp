@@ -50,7 +50,7 @@ inline profile::Profile dataset() {
     root.sum = root.min = root.max = root.mean = h.rank == kSlowRank ? 30.0 : 10.0;
     for (profile::Node &n : h.nodes)
       if (n.probe == kHotProbe)
-        n.stats = {1000000, 1e-3, 1e-9, 1e-9, 1e-9, 0, 0, 0, 0, 0, 0, 0, 0, 2000000};
+        n.stats = {1000000, 1e-3, 1e-9, 1e-9, 1e-9, 0, 0, 0, 0, 0, 0, 0, 0, 2000000, 0, 0};
   }
   // A duration histogram per node: every timed activation in the bucket of its mean.
   for (profile::Cfh &h : p.cfhs)

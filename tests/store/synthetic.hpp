@@ -42,7 +42,9 @@ inline profile::Profile synthetic_profile(int ranks, int nodes) {
                  1e-9 * i,
                  std::uint64_t(r),
                  std::uint64_t(i),
-                 std::uint64_t(i % 5 == 1 ? 1000 * i : 0)};
+                 std::uint64_t(i % 5 == 1 ? 1000 * i : 0),
+                 std::uint64_t(i % 5 == 1 ? 4 * i : 0),
+                 i % 5 == 1 ? 4 * i * x / 3 : 0.0};
     }
   }
   return p;

@@ -292,7 +292,7 @@ TEST_F(IdbReport, FormatCsvAndJsonWriteEveryNodeOfTheTreesPrinted) {
   std::getline(lines, line);
   EXPECT_EQ(
       "tree,path,count,inclusive_s,exclusive_s,corrected_s,pct_parent,cpu_s,noise_s,throttled,"
-      "p50_s,p90_s,p99_s",
+      "p50_s,p90_s,p99_s,estimated_s",
       line);
   std::size_t rows = 0;
   while (std::getline(lines, line)) {

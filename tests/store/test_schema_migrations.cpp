@@ -40,6 +40,7 @@ TEST(SchemaMigrations, ADatabaseOfEveryEarlierVersionIsBroughtUpToDate) {
         nodes += cfh.nodes.size();
         for (const profile::Node &n : cfh.nodes) {
           EXPECT_EQ(0u, n.stats.throttled);
+          EXPECT_EQ(0u, n.stats.sampled);
           EXPECT_GT(n.stats.count, 0u);
           EXPECT_TRUE(n.hist.empty()); // no histogram: empty, not a histogram of zeros
         }

@@ -35,8 +35,8 @@ TEST(StoreOpen, EmptyFileIsMigratedToTheCurrentVersion) {
   TempDir dir;
   write_file(dir.file("empty.db"), "");
   auto db = store::open(dir.file("empty.db"));
-  EXPECT_EQ(6, store::schema_version());
-  EXPECT_EQ(6, db->version());
+  EXPECT_EQ(7, store::schema_version());
+  EXPECT_EQ(7, db->version());
   EXPECT_EQ("1", scalar(*db, "SELECT count(*) FROM idb_schema"));
   for (const char *table : {"runs", "run_attributes", "run_meta", "probe_sites", "cfh_instances",
                             "nodes", "node_stats"})
@@ -87,7 +87,7 @@ TEST(StoreOpen, NewerSchemaVersionIsRefused) {
   store::open(path);
   raw_exec(path, "UPDATE idb_schema SET version = 99");
   std::string error = open_error(path);
-  EXPECT_NE(std::string::npos, error.find("schema version 99, newer than this idb knows (6)"))
+  EXPECT_NE(std::string::npos, error.find("schema version 99, newer than this idb knows (7)"))
       << error;
 }
 

@@ -63,10 +63,10 @@ TEST_F(StorePostgres, OpensAndMigratesAnEmptyDatabase) {
   auto db = store::open(url);
   EXPECT_EQ("postgresql", db->engine());
   EXPECT_EQ(url, db->location());
-  EXPECT_EQ(6, db->version());
+  EXPECT_EQ(7, db->version());
   EXPECT_EQ("0", scalar(*db, "SELECT count(*) FROM runs"));
   db = store::open(url); // again: nothing to migrate
-  EXPECT_EQ(6, db->version());
+  EXPECT_EQ(7, db->version());
   EXPECT_TRUE(store::runs(*db).empty());
 }
 

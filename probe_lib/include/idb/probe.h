@@ -139,12 +139,13 @@ static IDB_INLINE_ void idb_open_(int kind, int id, const char *description, con
  * The head of the calling thread's current CFH, which the scope macros read inline: the
  * node of the innermost open activation (the parent of the next), and the CFH's site
  * cache, IDB_SITES_ entries each naming a throttled node by its (parent, probe) key and
- * pointing at its activation count. A scope whose probe and parent the cache holds is
- * counted right there, with no call into the runtime: its open adds one to the count and
- * makes the node the parent of what opens inside it, and its close makes the parent the
- * innermost again. The runtime fills an entry whenever it opens a throttled activation,
- * and empties the cache whenever an entry could be stale. A free entry's key is all ones,
- * which no (parent, probe) pair has. */
+ * pointing at the count of activations it may still count so. A scope whose probe and
+ * parent the cache holds is counted right there, with no call into the runtime: its open
+ * takes one from the count and makes the node the parent of what opens inside it, and its
+ * close makes the parent the innermost again. At 0 the runtime takes over (the activation
+ * it times as a sample, and the next run of them). The runtime fills an entry whenever it opens a
+ * throttled activation, and empties the cache whenever an entry could be stale. A free entry's key
+ * is all ones, which no (parent, probe) pair has. */
 #ifdef __cplusplus
 #define IDB_NULL_ nullptr
 #else
@@ -152,7 +153,7 @@ static IDB_INLINE_ void idb_open_(int kind, int id, const char *description, con
 #endif
 typedef struct idb_site_ {
   unsigned long long key; /* parent node << 32 | probe ID */
-  unsigned int *count;    /* the node's throttled activations; count[-1] is the node */
+  unsigned int *count;    /* the run left, high bit set; count[-1] is the node */
 } idb_site_t;
 #define IDB_SITES_ 64
 typedef struct idb_hot_ {
@@ -166,16 +167,16 @@ IDB_API_ extern __thread idb_hot_t *idb_hot_ __attribute__((tls_model("initial-e
 /* Counts an activation of probe `id` when `hot`'s site cache holds the probe under the
  * innermost node: makes its node the innermost (`*saved` the one before) and returns
  * `hot`; returns NULL, having changed nothing, when the cache does not hold it, or when
- * the count is one short of full, which the runtime then carries into the node's record. */
+ * its run is used up, which the runtime then renews. */
 static IDB_INLINE_ idb_hot_t *idb_count_site_(idb_hot_t *hot, int id, unsigned int *saved) {
   unsigned int top = hot->top;
   const idb_site_t *site = &hot->sites[(unsigned int)id & (IDB_SITES_ - 1)];
   unsigned int *count = site->count;
-  if (site->key != (((unsigned long long)top << 32) | (unsigned int)id) || *count >= 0xFFFFFFFEu)
+  if (site->key != (((unsigned long long)top << 32) | (unsigned int)id) || *count <= 0x80000000u)
     return IDB_NULL_;
   *saved = top;
   hot->top = count[-1];
-  ++*count;
+  --*count;
   return hot;
 }
 

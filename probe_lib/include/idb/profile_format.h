@@ -9,7 +9,7 @@
 #define IDB_PROFILE_MAGIC "IDBPROF\x1a"
 #define IDB_PROFILE_MAGIC_SIZE 8
 #define IDB_PROFILE_VERSION_MAJOR 1
-#define IDB_PROFILE_VERSION_MINOR 6
+#define IDB_PROFILE_VERSION_MINOR 7
 #define IDB_PROFILE_HEADER_SIZE 16
 
 /* Section header, 24 bytes: type (u32), item count (u32), payload length (u64), CRC-32
@@ -35,9 +35,10 @@
 
 /* Node record: parent index (u32, IDB_NO_PARENT for the root), probe id (i32), then
  * idb_stats_t field by field with times in seconds: 112 bytes in versions 1.0 and 1.1,
- * 120 from 1.2 (`throttled` appended). A reader takes records of at least the 1.0 size and
- * leaves the fields a shorter record lacks at 0. */
-#define IDB_NODE_RECORD_SIZE 120
+ * 120 from 1.2 (`throttled` appended), 136 from 1.7 (`sampled`, `sampled_sum`). A reader
+ * takes records of at least the 1.0 size and leaves the fields a shorter record lacks
+ * at 0. */
+#define IDB_NODE_RECORD_SIZE 136
 #define IDB_NODE_RECORD_SIZE_1_0 112
 #define IDB_NO_PARENT 0xFFFFFFFFu
 

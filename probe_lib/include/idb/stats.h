@@ -18,7 +18,9 @@ extern "C" {
  * cpu_sum, cpu_min and cpu_max; noise is the time the probe's own bookkeeping added to
  * the enclosing interval; bytes_sent and bytes_recv are set on COMM nodes only; throttled
  * counts the activations after the runtime stopped timing the node (only counted, their
- * time left in the parent's interval). */
+ * time left in the parent's interval); `sampled` of those were timed all the same, one in
+ * about IDB_THROTTLE_SAMPLE at random, taking `sampled_sum` in all, so that the time of
+ * the throttled ones can be estimated (idb_stats_untimed_mean). */
 /* A member declaration: `field` cannot take parentheses. */
 /* NOLINTNEXTLINE(bugprone-macro-parentheses) */
 #define IDB_STATS_MEMBER(field, type, unit, merge, group, column) IDB_STATS_CTYPE(type) field;
@@ -58,6 +60,18 @@ static inline void idb_stats_add_cpu(idb_stats_t *s, double x) {
  * throttling stopped the timing (throttled). */
 static inline uint64_t idb_stats_activations(const idb_stats_t *s) {
   return s->count + s->throttled;
+}
+
+/* The mean to take for a throttled activation: that of the sampled ones when there are
+ * any; else that of the timed ones, which ran before the node throttled, while its
+ * children were timed too. */
+static inline double idb_stats_untimed_mean(const idb_stats_t *s) {
+  return s->sampled > 0 ? s->sampled_sum / (double)s->sampled : s->mean;
+}
+
+/* The time of every activation: the timed ones' and the throttled ones' estimate. */
+static inline double idb_stats_estimated_sum(const idb_stats_t *s) {
+  return s->sum + (double)s->throttled * idb_stats_untimed_mean(s);
 }
 
 /* Sample variance (n - 1 in the denominator); 0 below two samples. */

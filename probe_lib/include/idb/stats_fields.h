@@ -17,9 +17,9 @@
  *          the group has samples, MIN and MAX keep the extreme of the samples there are,
  *          MEAN and M2 combine by Chan's formulas (M2 pairs with the field `mean`)
  *   group  the count of the samples the field describes (count: wall-timed activations,
- *          cpu_count: CPU-timed ones)
- *   Fields from `throttled` on were appended in format 1.2; a reader of an older
- *   profile's shorter record leaves them 0.
+ *          cpu_count: CPU-timed ones, sampled: throttled activations timed as samples)
+ *   Fields from `throttled` on were appended in format 1.2, `sampled` and `sampled_sum`
+ *   in 1.7; a reader of an older profile's shorter record leaves them 0.
  *   column its column in node_stats (docs/schema.md) */
 #define IDB_STATS_FIELDS(X)                                                                        \
   X(count, U64, COUNT, ADD, count, "count")                                                        \
@@ -35,7 +35,9 @@
   X(noise, F64, TICKS, ADD, count, "noise")                                                        \
   X(bytes_sent, U64, BYTES, ADD, count, "bytes_sent")                                              \
   X(bytes_recv, U64, BYTES, ADD, count, "bytes_recv")                                              \
-  X(throttled, U64, COUNT, ADD, count, "throttled")
+  X(throttled, U64, COUNT, ADD, count, "throttled")                                                \
+  X(sampled, U64, COUNT, ADD, sampled, "sampled")                                                  \
+  X(sampled_sum, F64, TICKS, SUM, sampled, "sampled_total")
 
 /* A field's `unit`, for code that converts it. */
 enum idb_stats_unit {

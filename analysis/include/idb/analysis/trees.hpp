@@ -81,6 +81,9 @@ struct TreeRow {
   // The 50th, 90th and 99th percentile of the timed activations (seconds) from the node's
   // duration histogram; NaN without one.
   double p50 = std::nan(""), p90 = std::nan(""), p99 = std::nan("");
+  // The time of every activation (seconds): the inclusive time, and for a throttled node
+  // its estimate, each untimed activation at the mean of its samples (idb/stats.h).
+  double estimated = 0;
 };
 
 // Every node of `cfh`, depth first with children in node order (the order `idb report`
@@ -95,8 +98,8 @@ std::vector<std::uint32_t> hot_path(const profile::Cfh &cfh);
 std::string number_text(double value);
 
 // The columns of a tree export: tree, path, count, inclusive_s, exclusive_s, corrected_s,
-// pct_parent, cpu_s, noise_s, throttled, p50_s, p90_s, p99_s (the last three empty for a
-// node without a histogram).
+// pct_parent, cpu_s, noise_s, throttled, p50_s, p90_s, p99_s (the three empty for a node
+// without a histogram), estimated_s.
 const std::vector<std::string> &tree_export_columns();
 // The cells of one exported row, beside tree_export_columns(), numbers as number_text.
 std::vector<std::string> tree_export_cells(const std::string &tree, const TreeRow &row);
