@@ -14,8 +14,11 @@ namespace idb::gui {
 TreeData cfh_tree(const profile::Profile &profile, const profile::Cfh &cfh) {
   TreeData tree;
   tree.label_title = "probe";
+  // A throttled node's estimate beside its inclusive time, which holds its timed
+  // activations alone: the two read together.
   tree.columns = {{"count", Format::integer},
                   {"inclusive", Format::seconds},
+                  {"estimated", Format::seconds_or_blank},
                   {"exclusive", Format::seconds},
                   {"corrected", Format::seconds},
                   {"wait", Format::seconds_or_blank},
@@ -23,7 +26,6 @@ TreeData cfh_tree(const profile::Profile &profile, const profile::Cfh &cfh) {
                   {"CPU", Format::seconds_or_blank},
                   {"noise", Format::seconds},
                   {"untimed", Format::integer_or_blank},
-                  {"estimated", Format::seconds_or_blank},
                   {"p50", Format::seconds_or_blank},
                   {"p90", Format::seconds_or_blank},
                   {"p99", Format::seconds_or_blank}};
@@ -35,17 +37,16 @@ TreeData cfh_tree(const profile::Profile &profile, const profile::Cfh &cfh) {
     TreeRow &row = tree.rows.emplace_back();
     row.parent = r.parent == profile::kNoParent ? kTreeTop : row_of.at(r.parent);
     row.label = r.label;
-    row.values = {
-        double(r.count), r.inclusive, r.exclusive, r.corrected,
-        std::nan(""), // wait s, set below for a node that waited
-        r.percent_of_parent, r.cpu, r.noise, double(r.throttled),
-        // a throttled node's every activation, the untimed at its samples' mean; else blank
-        r.throttled ? r.estimated : std::nan(""), r.p50, r.p90, r.p99};
+    row.values = {double(r.count), r.inclusive,
+                  // a throttled node's every activation, the untimed at its samples' mean
+                  r.throttled ? r.estimated : std::nan(""), r.exclusive, r.corrected,
+                  std::nan(""), // wait s, set below for a node that waited
+                  r.percent_of_parent, r.cpu, r.noise, double(r.throttled), r.p50, r.p90, r.p99};
     row.key = r.probe;
     row.source = r.node;
     // CPU time that was never measured (no CPU-timed activation) is blank, not 0.
     if (r.node < cfh.nodes.size() && cfh.nodes[r.node].stats.cpu_count == 0)
-      row.values[6] = std::nan("");
+      row.values[kCpuColumn - 1] = std::nan("");
     if (r.node < cfh.nodes.size() && !cfh.nodes[r.node].waits.empty()) {
       const profile::Node &n = cfh.nodes[r.node];
       row.values[kWaitColumn - 1] = profile::wait_seconds(n.waits);
@@ -75,13 +76,13 @@ std::vector<std::vector<std::string>> tree_export_rows(const TreeModel &model,
     auto value = [&](int column) { return at.siblingAtColumn(column).data(kValueRole).toDouble(); };
     row.count = std::uint64_t(value(1));
     row.inclusive = value(2);
-    row.exclusive = value(3);
-    row.corrected = value(4);
-    row.percent_of_parent = value(6);                // 5: wait s, which the export does not have
-    row.cpu = std::isnan(value(7)) ? 0.0 : value(7); // not measured: 0, as idb report writes
-    row.noise = value(8);
-    row.throttled = std::uint64_t(value(9));
-    row.estimated = std::isnan(value(10)) ? row.inclusive : value(10); // blank: not throttled
+    row.estimated = std::isnan(value(3)) ? row.inclusive : value(3); // blank: not throttled
+    row.exclusive = value(4);
+    row.corrected = value(5);
+    row.percent_of_parent = value(7);                // 6: wait s, which the export does not have
+    row.cpu = std::isnan(value(8)) ? 0.0 : value(8); // not measured: 0, as idb report writes
+    row.noise = value(9);
+    row.throttled = std::uint64_t(value(10));
     row.p50 = value(11);
     row.p90 = value(12);
     row.p99 = value(13);

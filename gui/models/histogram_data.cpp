@@ -70,9 +70,13 @@ HistogramChart histogram_chart(const std::string &label, const profile::Node &no
   chart.p50 = profile::quantile_seconds(node, 0.50);
   chart.p90 = profile::quantile_seconds(node, 0.90);
   chart.p99 = profile::quantile_seconds(node, 0.99);
-  chart.title = label + ": " + count_text(chart.count) + " activations, p50 " +
-                duration_text(chart.p50) + ", p90 " + duration_text(chart.p90) + ", p99 " +
-                duration_text(chart.p99) + ", max " + duration_text(s.max);
+  // A throttled node's histogram holds its timed activations, a small part of them all.
+  std::string what =
+      s.throttled ? " timed activations (of " + count_text(idb_stats_activations(&s)) + "), p50 "
+                  : " activations, p50 ";
+  chart.title = label + ": " + count_text(chart.count) + what + duration_text(chart.p50) +
+                ", p90 " + duration_text(chart.p90) + ", p99 " + duration_text(chart.p99) +
+                ", max " + duration_text(s.max);
   return chart;
 }
 

@@ -25,7 +25,7 @@ out=$(mktemp -d "${TMPDIR:-/tmp}/idb-probe-bench.XXXXXX")
 trap 'rm -rf "$out"' EXIT
 # The user's own settings must not leak into a configuration.
 unset IDB_ENABLE IDB_CPU IDB_CPU_THRESHOLD_US IDB_TIMER IDB_MAX_NODES IDB_MAX_DEPTH IDB_OUT \
-  IDB_THROTTLE IDB_THROTTLE_AFTER IDB_THROTTLE_PERCENT
+  IDB_THROTTLE IDB_THROTTLE_AFTER IDB_THROTTLE_PERCENT IDB_THROTTLE_EARLY IDB_THROTTLE_SAMPLE
 
 # run NAME EXE [VAR=VALUE...] -- [ARGS...]: one process; its profile is summarised.
 run() {

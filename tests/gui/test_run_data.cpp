@@ -130,6 +130,12 @@ TEST(HistogramChart, BarsQuantilesOrWhyNot) {
   EXPECT_NEAR(c.p99, 6.0, 6.0 / 33);
   EXPECT_EQ(c.title.rfind("solve(): 3 activations, p50 ", 0), 0u) << c.title;
   EXPECT_NE(c.title.find(", max 6.00 s"), std::string::npos) << c.title;
+  profile::Node throttled = solve; // the histogram holds the timed ones: the title says so
+  throttled.stats.throttled = 1'234'567;
+  EXPECT_EQ(gui::histogram_chart("solve()", throttled)
+                .title.rfind("solve(): 3 timed activations (of 1,234,570), p50 ", 0),
+            0u)
+      << gui::histogram_chart("solve()", throttled).title;
 
   solve.hist.buckets.pop_back(); // two of three activations: not this node's histogram
   EXPECT_TRUE(gui::histogram_chart("solve()", solve).bars.empty());

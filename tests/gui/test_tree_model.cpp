@@ -40,21 +40,22 @@ TEST(TreeModel, ShowsTheCfhWithItsColumns) {
   EXPECT_EQ(cell(solve, 0), "solve()");
   EXPECT_EQ(cell(solve, 1), "3");                                                    // count
   EXPECT_DOUBLE_EQ(solve.siblingAtColumn(2).data(gui::kValueRole).toDouble(), 12.0); // 2+4+6
-  EXPECT_DOUBLE_EQ(solve.siblingAtColumn(3).data(gui::kValueRole).toDouble(), 10.0); // - 2
-  EXPECT_NEAR(solve.siblingAtColumn(4).data(gui::kValueRole).toDouble(), 12.0 - 0.001, 1e-12);
+  EXPECT_EQ(cell(solve, 3), "") << "never throttled: no estimate";
+  EXPECT_DOUBLE_EQ(solve.siblingAtColumn(4).data(gui::kValueRole).toDouble(), 10.0); // - 2
+  EXPECT_NEAR(solve.siblingAtColumn(5).data(gui::kValueRole).toDouble(), 12.0 - 0.001, 1e-12);
   EXPECT_EQ(cell(solve, gui::kWaitColumn), "") << "no wait states: blank";
-  EXPECT_NEAR(solve.siblingAtColumn(6).data(gui::kValueRole).toDouble(), 100.0 * 12 / 9, 1e-9);
+  EXPECT_NEAR(solve.siblingAtColumn(7).data(gui::kValueRole).toDouble(), 100.0 * 12 / 9, 1e-9);
   EXPECT_EQ(solve.data(gui::kKeyRole).toLongLong(), 2);
   EXPECT_EQ(model.parent(solve), main);
   // Seconds in the column's unit, named in its header; CPU never measured is blank.
   EXPECT_EQ(model.headerData(2, Qt::Horizontal).toString(), "inclusive s");
   EXPECT_EQ(cell(solve, 2), "12.00");
-  EXPECT_EQ(cell(solve, 7), "6.000");
+  EXPECT_EQ(cell(solve, gui::kCpuColumn), "6.000");
   p.cfhs[1].nodes[2].stats.cpu_count = 0;
   p.cfhs[1].nodes[2].stats.cpu_sum = 0;
   model.setTree(rank_tree(p, 1));
   solve = model.index(0, 0, model.index(0, 0, model.index(0, 0)));
-  EXPECT_EQ(cell(solve, 7), "") << "no CPU-timed activation: blank, not 0";
+  EXPECT_EQ(cell(solve, gui::kCpuColumn), "") << "no CPU-timed activation: blank, not 0";
 }
 
 TEST(TreeModel, ShowsAThrottledNodesUntimedActivations) {
@@ -62,18 +63,28 @@ TEST(TreeModel, ShowsAThrottledNodesUntimedActivations) {
   profile::Node &solve = p.cfhs[1].nodes[2];
   ASSERT_EQ(solve.probe, 2); // solve()
   solve.stats.throttled = 7;
+  solve.stats.sampled = 2;
+  solve.stats.sampled_sum = 4.0; // 2 s each
   gui::TreeModel model;
   model.setTree(rank_tree(p, 1));
   QModelIndex main = model.index(0, 0, model.index(0, 0));
   QModelIndex row = model.index(0, 0, main);
   ASSERT_EQ(cell(row, 0), "solve()");
-  EXPECT_EQ(model.headerData(9, Qt::Horizontal).toString(), "untimed");
+  EXPECT_EQ(model.headerData(10, Qt::Horizontal).toString(), "untimed");
   EXPECT_EQ(cell(row, 1), "10") << "count: every activation, timed or not";
-  EXPECT_EQ(cell(row, 9), "7");
-  EXPECT_EQ(cell(main, 9), "") << "blank where no activation went untimed";
-  EXPECT_DOUBLE_EQ(main.siblingAtColumn(9).data(gui::kValueRole).toDouble(), 0.0);
-  // The export writes it as idb report does (ExportsTheRowsTheAnalysisGives).
-  EXPECT_EQ(gui::tree_export_rows(model, "t")[2][9], "7"); // the column `throttled`
+  EXPECT_EQ(cell(row, 10), "7");
+  EXPECT_EQ(cell(main, 10), "") << "blank where no activation went untimed";
+  EXPECT_DOUBLE_EQ(main.siblingAtColumn(10).data(gui::kValueRole).toDouble(), 0.0);
+  // Beside the inclusive time, the estimate: the timed total and each untimed one at the
+  // samples' mean; blank for a node that was never throttled.
+  EXPECT_EQ(model.headerData(3, Qt::Horizontal).toString(), "estimated s");
+  EXPECT_DOUBLE_EQ(row.siblingAtColumn(3).data(gui::kValueRole).toDouble(),
+                   solve.stats.sum + 7 * 2.0);
+  EXPECT_EQ(cell(main, 3), "");
+  // The export writes both as idb report does (ExportsTheRowsTheAnalysisGives).
+  std::vector<std::string> exported = gui::tree_export_rows(model, "t")[2];
+  EXPECT_EQ(exported[9], "7"); // the column `throttled`
+  EXPECT_EQ(exported[13], analysis::number_text(solve.stats.sum + 7 * 2.0)); // `estimated_s`
 }
 
 TEST(TreeModel, SortsChildrenWithinEachParent) {
