@@ -68,7 +68,7 @@ bool fill_side(const std::vector<Member> &runs, const std::vector<std::uint32_t>
     }
     any = true;
     const profile::Node &n = runs[m].cfh.nodes[node];
-    times.push_back(std::max(0.0, runs[m].times[node].corrected));
+    times.push_back(std::max(0.0, runs[m].times[node].corrected_all));
     selves += runs[m].self[node];
     counts += double(n.stats.count + n.stats.throttled);
   }

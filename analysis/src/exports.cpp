@@ -60,7 +60,7 @@ void hatchet_tree(const profile::Profile &run, const Tree &tree, std::uint64_t &
           ", \"file\": " + json_string(probe->file) + ", \"line\": " + std::to_string(probe->line);
     out += "}, \"metrics\": {\"time (inc)\": " + number_text(times[i].inclusive) +
            ", \"time\": " + number_text(times[i].exclusive) +
-           ", \"corrected (inc)\": " + number_text(times[i].corrected) +
+           ", \"corrected (inc)\": " + number_text(times[i].corrected_all) +
            ", \"corrected\": " + number_text(own[i]) +
            ", \"noise\": " + number_text(node.stats.noise) +
            ", \"count\": " + std::to_string(idb_stats_activations(&node.stats));
@@ -110,9 +110,9 @@ std::vector<double> corrected_exclusive(const profile::Cfh &cfh) {
   std::vector<profile::NodeTimes> times = profile::node_times(cfh);
   std::vector<double> own(times.size());
   for (std::size_t i = 0; i < times.size(); ++i)
-    own[i] = times[i].corrected;
+    own[i] = times[i].corrected_all;
   for (std::size_t i = 1; i < times.size(); ++i)
-    own[cfh.nodes[i].parent] -= times[i].corrected;
+    own[cfh.nodes[i].parent] -= times[i].corrected_all;
   for (double &t : own)
     t = std::max(0.0, t);
   return own;

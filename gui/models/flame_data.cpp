@@ -40,7 +40,7 @@ FlameGraph flame_graph(const profile::Profile &run, const profile::Cfh &cfh, std
     f.label = analysis::node_label(run, cfh, node);
     f.start = start;
     f.width = width;
-    f.corrected = std::max(0.0, times[node].corrected);
+    f.corrected = std::max(0.0, times[node].corrected_all);
     f.self = self[node];
     f.inclusive = times[node].inclusive;
     f.noise = n.stats.noise;
@@ -58,7 +58,7 @@ FlameGraph flame_graph(const profile::Profile &run, const profile::Cfh &cfh, std
   double roots_end = 0;
   for (std::uint32_t i = 0; i < cfh.nodes.size(); ++i)
     if (cfh.nodes[i].parent == profile::kNoParent) {
-      const double width = std::max(0.0, times[i].corrected);
+      const double width = std::max(0.0, times[i].corrected_all);
       stack.push_back({i, kFlameTop, 0, roots_end, width});
       roots_end += width;
     }
@@ -70,17 +70,17 @@ FlameGraph flame_graph(const profile::Profile &run, const profile::Cfh &cfh, std
     frame_of(at.node, at.parent, at.depth, at.start, at.width);
     std::vector<std::uint32_t> kids = children[at.node];
     std::stable_sort(kids.begin(), kids.end(), [&](std::uint32_t a, std::uint32_t b) {
-      return times[a].corrected > times[b].corrected;
+      return times[a].corrected_all > times[b].corrected_all;
     });
     double sum = 0;
     for (std::uint32_t k : kids)
-      sum += std::max(0.0, times[k].corrected);
+      sum += std::max(0.0, times[k].corrected_all);
     const double scale = sum > at.width && sum > 0 ? at.width / sum : 1.0;
     double start = at.start;
     std::vector<Pending> placed;
     placed.reserve(kids.size());
     for (std::uint32_t k : kids) {
-      const double width = std::max(0.0, times[k].corrected) * scale;
+      const double width = std::max(0.0, times[k].corrected_all) * scale;
       placed.push_back({k, frame, at.depth + 1, start, width});
       start += width;
     }
@@ -135,8 +135,13 @@ QString flame_tooltip(const FlameGraph &graph, std::uint32_t frame) {
   text += QStringLiteral("\nactivations: %1").arg(formatValue(double(f.count), Format::integer));
   if (f.throttled > 0)
     text += QStringLiteral(", %1 untimed").arg(formatValue(double(f.throttled), Format::integer));
-  text += QStringLiteral("\ncorrected inclusive: %1%2")
-              .arg(formatValue(f.corrected, Format::seconds), share(f.corrected));
+  // A throttled node is drawn by its estimate (profile::NodeTimes::corrected_all).
+  const QString inclusive =
+      f.throttled > 0
+          ? QStringLiteral("\nestimated inclusive (the untimed activations at the samples' "
+                           "mean): %1%2")
+          : QStringLiteral("\ncorrected inclusive: %1%2");
+  text += inclusive.arg(formatValue(f.corrected, Format::seconds), share(f.corrected));
   text += QStringLiteral("\ncorrected exclusive: %1%2")
               .arg(formatValue(f.self, Format::seconds), share(f.self));
   text +=

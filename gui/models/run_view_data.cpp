@@ -69,7 +69,7 @@ std::vector<double> metric_values(const profile::Cfh &cfh, NodeMetric metric) {
       values[i] = times[i].exclusive;
       break;
     case NodeMetric::corrected:
-      values[i] = std::max(0.0, times[i].corrected);
+      values[i] = std::max(0.0, times[i].corrected_all);
       break;
     case NodeMetric::corrected_exclusive:
       break; // returned above

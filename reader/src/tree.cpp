@@ -218,8 +218,12 @@ std::vector<NodeTimes> node_times(const Cfh &cfh) {
     children_noise[parent] += cfh.nodes[i].stats.noise;
   }
   if (!t.empty()) t[0].descendant_noise += charge(0);
-  for (NodeTimes &n : t)
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    NodeTimes &n = t[i];
     n.corrected = n.inclusive - n.descendant_noise;
+    const idb_stats_t &s = cfh.nodes[i].stats;
+    n.corrected_all = s.throttled ? idb_stats_estimated_sum(&s) : n.corrected;
+  }
   return t;
 }
 

@@ -5,6 +5,7 @@
 // apart; JSON strings are escaped.
 #include "cfh_text.hpp"
 #include "idb/analysis/exports.hpp"
+#include "idb/tree.hpp"
 
 #include <gtest/gtest.h>
 
@@ -36,6 +37,24 @@ TEST(Exports, FoldedStacksWeighOwnCorrectedTimeInMicroseconds) {
   std::vector<double> own = analysis::corrected_exclusive(c);
   ASSERT_EQ(own.size(), 5u);
   EXPECT_NEAR(own[1], 0.0025, 1e-12); // 0.010 - 0.004 - 0.003 - 0.0005 of probes
+}
+
+// A throttled node's inclusive time holds its timed activations alone; the exports weigh
+// it by its estimate, and its parent's own time no longer holds its untimed ones.
+TEST(Exports, AThrottledNodeIsWeighedByItsEstimate) {
+  Profile p;
+  // main: 0.010 s; helper: 100 timed activations of 1 us, 2,000 more only counted, of
+  // which 8 were timed as samples of 2 us each: 0.0001 + 2000 * 0.000002 = 0.0041 s.
+  Cfh c = build_cfh(p, 0.0125, "main 1 0.010\nmain;helper 100 0.0001\n");
+  idb_stats_t &helper = c.nodes[2].stats;
+  helper.throttled = 2'000;
+  helper.sampled = 8;
+  helper.sampled_sum = 8 * 0.000002;
+  EXPECT_EQ("prog 2500\nprog;main 5900\nprog;main;helper 4100\n", analysis::folded_stacks(p, c));
+  std::vector<profile::NodeTimes> times = profile::node_times(c);
+  EXPECT_NEAR(times[2].corrected_all, 0.0041, 1e-12);
+  EXPECT_NEAR(times[2].inclusive, 0.0001, 1e-12) << "the measured tree is left as it is";
+  EXPECT_NEAR(times[1].corrected_all, times[1].corrected, 1e-15) << "main is timed";
 }
 
 TEST(Exports, HatchetLiteralKeepsEachTreeAndEveryNodeApart) {

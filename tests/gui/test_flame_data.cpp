@@ -107,12 +107,20 @@ TEST(FlameData, SearchesLabelsIgnoringCaseAndCountsNestedMatchesOnce) {
 TEST(FlameData, TooltipsSayPathCountsAndTimesInTheirUnits) {
   profile::Profile p = test::gui_profile();
   p.cfhs[0].nodes[3].stats.throttled = 1500;
+  p.cfhs[0].nodes[3].stats.sampled = 10; // 0.1 ms each
+  p.cfhs[0].nodes[3].stats.sampled_sum = 0.001;
   const gui::FlameGraph g = rank_graph(p, 0);
   const QString tip = gui::flame_tooltip(g, 3);
   EXPECT_TRUE(tip.startsWith("exchange()\nprogram → main() → solve() → exchange()\n"))
       << tip.toStdString();
   EXPECT_TRUE(tip.contains("activations: 1,502, 1,500 untimed")) << tip.toStdString();
-  EXPECT_TRUE(tip.contains("corrected inclusive: 1.000 s (10.0%)")) << tip.toStdString();
+  // Throttled, it is drawn by its estimate: 1 s timed and 1,500 activations at 0.1 ms.
+  EXPECT_TRUE(tip.contains("estimated inclusive (the untimed activations at the samples' mean): "
+                           "1.150 s (11.5%)"))
+      << tip.toStdString();
+  EXPECT_DOUBLE_EQ(g.frames[3].corrected, 1.0 + 1500 * 1e-4);
+  EXPECT_TRUE(gui::flame_tooltip(g, 2).contains("corrected inclusive: "))
+      << "a node timed throughout";
   EXPECT_TRUE(tip.contains("mean timed activation: 500.0 ms")) << tip.toStdString();
   EXPECT_TRUE(tip.contains("probes' charge 1.000 ms")) << tip.toStdString();
 }

@@ -32,8 +32,14 @@ TEST(RunViewData, ValuesEveryNodeByEachMetric) {
   auto v = [&](NodeMetric m) { return gui::metric_values(h, m); };
   EXPECT_DOUBLE_EQ(v(NodeMetric::inclusive)[2], 6.0);
   EXPECT_DOUBLE_EQ(v(NodeMetric::exclusive)[2], 5.0);
-  EXPECT_NEAR(v(NodeMetric::corrected)[2], 5.999, 1e-12);
+  // Throttled, solve() is valued by its estimate: its 3 timed activations (6 s) and the 7
+  // untimed at their mean (2 s, no samples); its child's 1 s taken off the exclusive.
+  EXPECT_NEAR(v(NodeMetric::corrected)[2], 6.0 + 7 * 2.0, 1e-12);
+  EXPECT_NEAR(v(NodeMetric::corrected_exclusive)[2], 6.0 + 7 * 2.0 - 1.0, 1e-12);
+  h.nodes[2].stats.throttled = 0;
+  EXPECT_NEAR(v(NodeMetric::corrected)[2], 5.999, 1e-12) << "timed: the noise taken out";
   EXPECT_NEAR(v(NodeMetric::corrected_exclusive)[2], 4.999, 1e-12);
+  h.nodes[2].stats.throttled = 7;
   EXPECT_DOUBLE_EQ(v(NodeMetric::cpu)[2], 3.0);
   EXPECT_TRUE(std::isnan(v(NodeMetric::cpu)[4]));
   EXPECT_DOUBLE_EQ(v(NodeMetric::noise)[2], 0.02);

@@ -17,7 +17,8 @@ namespace idb::analysis {
 std::string json_string(std::string_view text);
 
 // Each node's own time without the probes' cost: its corrected time less its children's
-// (profile::node_times), never below zero. One entry per node of `cfh`.
+// (profile::node_times), never below zero, a throttled node's time being its estimate
+// (NodeTimes::corrected_all). One entry per node of `cfh`.
 std::vector<double> corrected_exclusive(const profile::Cfh &cfh);
 
 // Collapsed stacks of `cfh`: per node whose corrected exclusive time is at least half a
@@ -32,7 +33,8 @@ std::string folded_stacks(const profile::Profile &run, const profile::Cfh &cfh);
 // "program" for a root, else "function", "loop", "call" or "comm" by the probe's kind;
 // file and line only when the probe has them. Metrics, the same keys on every node, in
 // seconds: "time (inc)" and "time" (inclusive and exclusive), "corrected (inc)" and
-// "corrected" (without the probes' cost), "noise", and "count" (every activation).
+// "corrected" (without the probes' cost; a throttled node's estimate, NodeTimes::
+// corrected_all), "noise", and "count" (every activation).
 // A root's name is its label followed by the tree's title in brackets, so trees stay
 // apart; other nodes carry a "_hatchet_nid" metric, unique in the document, since Hatchet
 // otherwise takes nodes with equal frames for one node.
