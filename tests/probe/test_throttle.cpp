@@ -55,6 +55,18 @@ void tiny_pairs(int pairs) {
   idb_stop(1);
 }
 
+// `activations` of probe 4, each from the 501st on holding one of probe 7.
+void helper_then_late(int activations) {
+  for (int i = 0; i < activations; ++i) {
+    idb_start(IDB_PROC, 4, "helper");
+    if (i >= 500) {
+      idb_start(IDB_LOOP, 7, "late");
+      idb_stop(7);
+    }
+    idb_stop(4);
+  }
+}
+
 // Spins for about `ns` nanoseconds of wall time.
 void spin(long ns) {
   auto end = std::chrono::steady_clock::now() + std::chrono::nanoseconds(ns);
@@ -118,18 +130,9 @@ TEST(Throttle, ThrottledActivationsAreSampledForAnEstimateOfTheirTime) {
 
 // A node first seen under a throttled one is never timed; its samples alone give it a time.
 TEST(Throttle, ANodeOnlyEverCountedIsSampled) {
-  Profile p = profile_of(run_child(
-      [] {
-        for (int i = 0; i < 20'000; ++i) {
-          idb_start(IDB_PROC, 4, "helper");
-          if (i >= 500) {
-            idb_start(IDB_LOOP, 7, "late");
-            idb_stop(7);
-          }
-          idb_stop(4);
-        }
-      },
-      Env{{"IDB_THROTTLE_AFTER", "100"}, {"IDB_THROTTLE_SAMPLE", "64"}}));
+  Profile p =
+      profile_of(run_child([] { helper_then_late(20'000); },
+                           Env{{"IDB_THROTTLE_AFTER", "100"}, {"IDB_THROTTLE_SAMPLE", "64"}}));
   const idb_stats_t &late = node_of(p, 7).stats;
   EXPECT_EQ(0u, late.count);
   EXPECT_EQ(19'500u, late.throttled);
@@ -251,18 +254,8 @@ TEST(Throttle, ANodeWithATimedChildKeepsTiming) {
 // A node first seen under a throttled one is throttled from the start: inside an untimed
 // activation its time could not nest in its parent's.
 TEST(Throttle, ANodeFirstSeenUnderAThrottledOneIsOnlyCounted) {
-  Profile p = profile_of(run_child(
-      [] {
-        for (int i = 0; i < 1'000; ++i) {
-          idb_start(IDB_PROC, 4, "helper");
-          if (i >= 500) {
-            idb_start(IDB_LOOP, 7, "late");
-            idb_stop(7);
-          }
-          idb_stop(4);
-        }
-      },
-      Env{{"IDB_THROTTLE_AFTER", "100"}}));
+  Profile p =
+      profile_of(run_child([] { helper_then_late(1'000); }, Env{{"IDB_THROTTLE_AFTER", "100"}}));
   EXPECT_EQ("helper 1000\nhelper;late 500\n", tree_of(p, "thread 0"));
   EXPECT_EQ(100u, node_of(p, 4).stats.count);
   EXPECT_EQ(0u, node_of(p, 7).stats.count);
