@@ -521,10 +521,14 @@ void dyn_iteration_end(Cfh &c, std::uint32_t node) {
   for (std::uint32_t m = 0; m < d.members; ++m) {
     const idb_stats_t &st = c.nodes[d.member_node[m]].stats;
     double untimed = double(cfh_untimed(c, d.member_node[m]));
-    DynBase now{double(st.count) + untimed, st.sum + untimed * st.mean,
+    DynBase now{double(st.count) + untimed, st.sum + st.sampled_sum, untimed - double(st.sampled),
                 double(st.bytes_sent + st.bytes_recv)};
     DynBase &was = d.base[m];
-    e[m] = DynEntry{now.visits - was.visits, now.ticks - was.ticks};
+    // This iteration's throttled activations at the mean as it stands now; the earlier
+    // iterations keep the value they were given.
+    e[m] = DynEntry{now.visits - was.visits,
+                    now.ticks - was.ticks +
+                        (now.unsampled - was.unsampled) * idb_stats_untimed_mean(&st)};
     f[kBytes] += now.bytes - was.bytes;
     was = now;
     if (e[m].visits > 0) signature += mix(m);

@@ -37,16 +37,19 @@ struct DynCluster {
 };
 
 // A member's sums in one cluster: activations (counted and throttled) and wall ticks
-// (a throttled activation counted at the node's mean).
+// (a throttled activation that was not a sample counted at the node's untimed mean, as
+// it stood at the iteration's end: idb_stats_untimed_mean).
 struct DynEntry {
   double visits;
   double ticks;
 };
 
-// A member's totals at the end of the last iteration.
+// A member's totals at the end of the last iteration: activations, the wall ticks of the
+// timed ones and of the samples, the throttled activations that were not samples, bytes.
 struct DynBase {
   double visits;
   double ticks;
+  double unsampled;
   double bytes;
 };
 

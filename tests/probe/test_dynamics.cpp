@@ -191,6 +191,45 @@ TEST(Dynamics, KeepingEveryIterationReconstructsEachExactly) {
     ASSERT_GE(compute[std::size_t(it)], truth[std::size_t(it)] * (1 - 1e-3)) << it;
 }
 
+// A member that was only ever counted (first seen under a throttled helper) has no timed
+// mean: its iterations' time comes from its samples, each iteration's throttled
+// activations at the samples' mean as it stood then.
+TEST(Dynamics, AMemberOnlyEverCountedIsTimedByItsSamples) {
+  Child child = run_child(
+      [] {
+        idb_dynamic_probe(kStep);
+        for (int it = 0; it < 1'000; ++it) {
+          idb_start(IDB_LOOP, kStep, "step");
+          for (int k = 0; k < 10; ++k) {
+            idb_start(IDB_PROC, kCompute, "helper");
+            if (it >= 500) {
+              idb_start(IDB_PROC, kInner, "late");
+              idb_stop(kInner);
+            }
+            idb_stop(kCompute);
+          }
+          idb_stop(kStep);
+        }
+      },
+      {{"IDB_CLUSTERS", "all"}, {"IDB_THROTTLE_AFTER", "100"}, {"IDB_THROTTLE_SAMPLE", "16"}});
+  Profile p = read_ok(child);
+  const Dynamics *d = dynamics_of(p, kStep);
+  ASSERT_TRUE(d);
+  const Cfh &cfh = p.cfhs.at(0);
+  const idb_stats_t &late = cfh.nodes[std::size_t(node_of(cfh, kInner))].stats;
+  ASSERT_EQ(0u, late.count) << "first seen under the throttled helper";
+  ASSERT_GT(late.sampled, 0u);
+  std::vector<double> seconds = series_of(p, *d, kInner, true);
+  ASSERT_EQ(seconds.size(), 1'000u);
+  double before = 0, after = 0;
+  for (std::size_t it = 0; it < seconds.size(); ++it)
+    (it < 500 ? before : after) += seconds[it];
+  EXPECT_EQ(0.0, before);
+  EXPECT_GT(after, 0.0) << "its samples give it a time";
+  std::vector<double> visits = series_of(p, *d, kInner, false);
+  EXPECT_EQ(10.0, visits[999]) << "and its count stays exact";
+}
+
 TEST(Dynamics, MemoryAndProfileStayBoundedByTheClusters) {
   for (int iterations : {500, 5000}) {
     Child child = run_child(
