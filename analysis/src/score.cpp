@@ -70,7 +70,7 @@ Score score(const profile::Profile &run, double target) {
       idb_stats_merge(&it->second, &n.stats);
       exclusive[n.probe] += times[i].exclusive;
       // A recursive call's inner levels lie inside its outer one: counted once.
-      if (!nested[i]) own[n.probe] += idb_stats_estimated_sum(&n.stats);
+      if (!nested[i]) own[n.probe] += times[i].estimated;
     }
   }
   for (const auto &[probe, s] : merged) {

@@ -240,7 +240,7 @@ std::vector<TreeRow> tree_rows(const profile::Profile &run, const profile::Cfh &
     r.path = paths[i];
     r.count = idb_stats_activations(&n.stats);
     r.throttled = n.stats.throttled;
-    r.estimated = n.stats.throttled ? idb_stats_estimated_sum(&n.stats) : t.inclusive;
+    r.estimated = t.estimated;
     r.inclusive = t.inclusive;
     r.exclusive = t.exclusive;
     r.corrected = t.corrected;

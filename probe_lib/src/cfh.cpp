@@ -328,11 +328,13 @@ int cfh_throttled_due(Cfh &c, Child &child, Frame &f) {
     x ^= x << 5;
     c.sample_state = x;
     run = c.throttle_sample / 2 + (x & (c.throttle_sample - 1));
-    f.special |= kSpecialSampled;
   }
   c.nodes[child.node].stats.throttled += run;
   child.untimed = kUntimedThrottled | (run - 1); // this activation takes one
-  if (c.throttle_sample) f.t0 = now();
+  if (c.throttle_sample) { // timed from here: the bookkeeping above lies outside it
+    f.special |= kSpecialSampled;
+    f.t0 = now();
+  }
   return 1;
 }
 

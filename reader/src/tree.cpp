@@ -94,8 +94,7 @@ struct Printer {
   // alone) may leave far below.
   bool shown(std::uint32_t i) const {
     double root = times[0].inclusive;
-    double own = std::max(times[i].inclusive, idb_stats_estimated_sum(&cfh.nodes[i].stats));
-    return i == 0 || root <= 0 || 100.0 * own / root >= options.prune_percent;
+    return i == 0 || root <= 0 || 100.0 * times[i].estimated / root >= options.prune_percent;
   }
   Row row(std::uint32_t i, std::size_t depth) const {
     const idb_stats_t &s = cfh.nodes[i].stats;
@@ -120,7 +119,7 @@ struct Printer {
     r.push_back(seconds(s.noise));
     if (show_throttled) {
       r.push_back(s.throttled ? std::to_string(s.throttled) : "-");
-      r.push_back(s.throttled ? seconds(idb_stats_estimated_sum(&s)) : "-");
+      r.push_back(s.throttled ? seconds(t.estimated) : "-");
     }
     if (show_bytes) {
       r.push_back(std::to_string(s.bytes_sent));
@@ -222,7 +221,8 @@ std::vector<NodeTimes> node_times(const Cfh &cfh) {
     NodeTimes &n = t[i];
     n.corrected = n.inclusive - n.descendant_noise;
     const idb_stats_t &s = cfh.nodes[i].stats;
-    n.corrected_all = s.throttled ? idb_stats_estimated_sum(&s) : n.corrected;
+    n.estimated = s.throttled ? idb_stats_estimated_sum(&s) : n.inclusive;
+    n.corrected_all = s.throttled ? n.estimated : n.corrected;
   }
   return t;
 }

@@ -22,12 +22,15 @@ struct NodeTimes {
   double exclusive = 0;        // inclusive minus the children's inclusive
   double descendant_noise = 0; // what every node below this one was charged, as above
   double corrected = 0;        // inclusive minus descendant_noise (DESIGN §4)
-  // The time of all its activations: `corrected` for a node timed throughout; for a node
-  // runtime throttling stopped timing, whose inclusive time holds its timed activations
-  // alone, its estimate (idb_stats_estimated_sum: each throttled activation at the mean of
-  // those timed as samples, which hold the counts of its throttled children, a nanosecond
-  // or two each). What the flame graph, the folded and Hatchet exports, the diff and the
-  // run view's corrected metrics show, so that a throttled kernel keeps its width.
+  // The wall time of all its activations: `inclusive` for a node timed throughout; for a
+  // node runtime throttling stopped timing, whose inclusive time holds its timed
+  // activations alone, its estimate (idb_stats_estimated_sum: each throttled activation at
+  // the mean of those timed as samples, which hold the counts of its throttled children, a
+  // nanosecond or two each). What `idb report` prints as `est s` and `--prune` goes by.
+  double estimated = 0;
+  // The same with the probes' cost taken out: `corrected`, or for a throttled node its
+  // estimate. What the flame graph, the folded and Hatchet exports, the diff and the run
+  // view's corrected metrics show, so that a throttled kernel keeps its width.
   double corrected_all = 0;
 };
 
