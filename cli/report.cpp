@@ -5,7 +5,8 @@
 // summary-mode run (one CFH for every rank, docs/mpi.md) says so above its trees, which carry each
 // node's spread over the ranks; it has no rank to select, and its CFHs merge without their spreads.
 // With --diff OTHER, the run as a whole set against OTHER's node by node, either side a run or
-// a group of runs a label pattern names (analysis::diff_groups).
+// a group of runs a label pattern names (analysis::diff_groups). With --flat, a flat profile:
+// each probe's own time over every call path (analysis::flat_rows), the most first.
 #include "args.hpp"
 #include "commands.hpp"
 #include "format.hpp"
@@ -31,7 +32,8 @@ namespace {
 
 const char *kReportUsage =
     "usage: idb report RUN [--db URL] [--rank N | --aggregate | --diff OTHER] [--prune PERCENT]\n"
-    "                      [--no-cpu] [--quantiles] [--format table|csv|json] [--wait SECONDS]";
+    "                      [--no-cpu] [--quantiles] [--format table|csv|json] [--wait SECONDS]\n"
+    "       idb report RUN --flat [--top N] [--rank N] [--db URL] [--format table|csv|json]";
 const char *kReportHelp =
     "Prints the stored run labelled RUN as indented trees, with the columns of 'idb show':\n"
     "count, inclusive, exclusive and noise-corrected seconds, % of the parent, mean and\n"
@@ -59,6 +61,18 @@ const char *kReportHelp =
     "                   node's means (p; * where under 0.05). As csv or json: path, in (a, b\n"
     "                   or both), a_s, b_s, difference_s, ratio, a_count, b_count, a_sd_s,\n"
     "                   b_sd_s, p, significant; what idb-gui --view diff --export writes\n"
+    "  --flat           a flat profile instead of the trees: per probe, its own time (its\n"
+    "                   nodes' exclusive time without the probes' cost) and its inclusive\n"
+    "                   time, summed over every call path that reached it (a recursive\n"
+    "                   probe's inclusive time once), as % of the run's corrected time,\n"
+    "                   with its activations, untimed ones and call paths; the most own\n"
+    "                   time first. Of the run as a whole (its threads' CFHs merged, then\n"
+    "                   each named CFH), or of rank N's CFHs with --rank. A throttled\n"
+    "                   probe's times are its estimate (est s), which its callers' own time\n"
+    "                   no longer holds. As csv or json: tree, probe, own_s, own_percent,\n"
+    "                   inclusive_s, inclusive_percent, count, untimed, paths\n"
+    "  --top N          with --flat, the first N probes of each tree (a table: 20 by\n"
+    "                   default; 0: all)\n"
     "  --prune PERCENT  hide nodes below PERCENT of the root's inclusive time\n"
     "  --no-cpu         leave out the CPU columns\n"
     "  --quantiles      add the 50th, 90th and 99th percentile of each node's activations\n"
@@ -76,6 +90,8 @@ struct ReportArgs {
   std::optional<int> rank;
   bool aggregate = false;
   std::string diff; // --diff OTHER
+  bool flat = false;
+  std::optional<std::size_t> top; // --top N; 0: every probe
   profile::TreeOptions tree;
   Format format = Format::table;
   double wait = store::kDefaultWaitSeconds;
@@ -86,7 +102,7 @@ bool parse_args(int argc, char **argv, ReportArgs &a) {
   for (int i = 0; i < argc; ++i) {
     std::string arg = argv[i];
     bool valued = arg == "--db" || arg == "--rank" || arg == "--prune" || arg == "--format" ||
-                  arg == "--wait" || arg == "--diff";
+                  arg == "--wait" || arg == "--diff" || arg == "--top";
     if (valued && i + 1 >= argc) {
       std::cerr << "idb report: " << arg << " needs a value\n" << kReportUsage << "\n";
       return false;
@@ -118,6 +134,15 @@ bool parse_args(int argc, char **argv, ReportArgs &a) {
       a.format = *format;
     } else if (arg == "--aggregate") {
       a.aggregate = true;
+    } else if (arg == "--flat") {
+      a.flat = true;
+    } else if (arg == "--top") {
+      std::optional<int> top = parse_rank(argv[++i]);
+      if (!top) {
+        std::cerr << "idb report: --top takes a number of probes, 0 (all) or more\n";
+        return false;
+      }
+      a.top = std::size_t(*top);
     } else if (arg == "--diff") {
       a.diff = argv[++i];
     } else if (arg == "--no-cpu") {
@@ -140,6 +165,16 @@ bool parse_args(int argc, char **argv, ReportArgs &a) {
   }
   if (a.rank && a.aggregate) {
     std::cerr << "idb report: --rank and --aggregate exclude each other\n";
+    return false;
+  }
+  if (a.top && !a.flat) {
+    std::cerr << "idb report: --top goes with --flat\n";
+    return false;
+  }
+  if (a.flat && (!a.diff.empty() || a.aggregate || a.tree.show_quantiles ||
+                 a.tree.prune_percent > 0 || !a.tree.show_cpu)) {
+    std::cerr << "idb report: --flat lists probes, of the run as a whole or of one rank: no "
+                 "--diff, --aggregate, --quantiles, --prune or --no-cpu with it\n";
     return false;
   }
   if (!a.diff.empty() && (a.rank || a.aggregate || a.tree.show_quantiles)) {
@@ -345,6 +380,56 @@ void write_diff(std::ostream &out, const DiffSide &a, const DiffSide &b, const R
   write_rows(out, table, Format::table);
 }
 
+// --flat: the run's header, then per tree its probes by own time (analysis::flat_rows), the
+// first --top of them in a table; or their rows as CSV or JSON.
+void write_flat(std::ostream &out, profile::Profile run, const std::vector<analysis::Tree> &trees,
+                const ReportArgs &a) {
+  store::QueryResult table;
+  if (a.format != Format::table) {
+    table.columns = {"tree",  "probe",   "own_s", "own_percent", "inclusive_s", "inclusive_percent",
+                     "count", "untimed", "paths"};
+    table.numeric.assign(table.columns.size(), true);
+    table.numeric[0] = table.numeric[1] = false;
+    for (const analysis::Tree &t : trees) {
+      std::vector<analysis::FlatRow> rows = analysis::flat_rows(run, t.cfh);
+      if (a.top && *a.top > 0 && rows.size() > *a.top) rows.resize(*a.top);
+      for (const analysis::FlatRow &r : rows)
+        table.rows.push_back(
+            {t.title, r.label, analysis::number_text(r.own), analysis::number_text(r.own_percent),
+             analysis::number_text(r.inclusive), analysis::number_text(r.inclusive_percent),
+             std::to_string(r.count), std::to_string(r.untimed), std::to_string(r.paths)});
+    }
+    write_rows(out, table, a.format);
+    return;
+  }
+  run.cfhs.clear();
+  profile::print_profile(out, run); // the header alone
+  out << "\nflat profiles: per probe, own s is its exclusive time without the probes' cost over\n"
+         "every call path, incl s its inclusive time (a recursive probe's once), % of the\n"
+         "tree's corrected time. A probe with untimed activations is timed by its samples\n"
+         "(est s in the trees); its callers' own time is without them.\n";
+  const std::size_t top = a.top.value_or(20);
+  for (const analysis::Tree &t : trees) {
+    std::vector<analysis::FlatRow> rows = analysis::flat_rows(run, t.cfh);
+    out << "\n" << t.title << "\n";
+    table = {};
+    table.columns = {"probe", "own s", "own %", "incl s", "incl %", "count", "untimed", "paths"};
+    table.numeric.assign(table.columns.size(), true);
+    table.numeric[0] = false;
+    std::size_t shown = top == 0 ? rows.size() : std::min(top, rows.size());
+    for (std::size_t i = 0; i < shown; ++i) {
+      const analysis::FlatRow &r = rows[i];
+      table.rows.push_back({r.label, fixed(r.own, 6), fixed(r.own_percent, 2),
+                            fixed(r.inclusive, 6), fixed(r.inclusive_percent, 2),
+                            std::to_string(r.count), r.untimed ? std::to_string(r.untimed) : "-",
+                            std::to_string(r.paths)});
+    }
+    write_rows(out, table, Format::table);
+    if (shown < rows.size())
+      out << "... " << rows.size() - shown << " more probes (--top 0 lists them all)\n";
+  }
+}
+
 // The run's mode from `runs`: "full" or "summary"; empty when there is no such run.
 std::string run_mode(store::Database &db, const std::string &label) {
   store::QueryResult r =
@@ -387,7 +472,11 @@ int report(int argc, char **argv) {
                 << '\n';
       return 1;
     }
-    if (args.format != Format::table)
+    if (args.flat)
+      write_flat(std::cout, run,
+                 args.rank ? analysis::cfh_trees(run, args.rank) : analysis::aggregate_trees(run),
+                 args);
+    else if (args.format != Format::table)
       write_tree_rows(std::cout, run,
                       args.aggregate ? analysis::aggregate_trees(run)
                                      : analysis::cfh_trees(run, args.rank),

@@ -112,6 +112,8 @@ edf_rows() {
 
 step "where the time goes in pic-pow-1: the top-down tree, all ranks merged, below 2% pruned"
 "$idb" report pic-pow-1 --db "$db" --aggregate --prune 2 --no-cpu
+step "which code spends it: pic-pow-1's probes by their own time over every call path (--flat)"
+"$idb" report pic-pow-1 --db "$db" --flat --top 6
 step "what pow() costs: examples/pic/compare-kernel.edf (COMPARE), the push loop and main"
 edf_rows examples/pic/compare-kernel.edf 'push|main'
 

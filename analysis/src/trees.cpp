@@ -3,6 +3,7 @@
 // still precede children in the result.
 #include "idb/analysis/trees.hpp"
 
+#include "idb/analysis/exports.hpp"
 #include "idb/analysis/histogram.hpp"
 #include "idb/tree.hpp"
 
@@ -254,6 +255,53 @@ std::vector<TreeRow> tree_rows(const profile::Profile &run, const profile::Cfh &
     for (auto it = children[i].rbegin(); it != children[i].rend(); ++it)
       stack.emplace_back(*it, depth + 1);
   }
+  return rows;
+}
+
+std::vector<FlatRow> flat_rows(const profile::Profile &run, const profile::Cfh &cfh) {
+  if (cfh.nodes.empty()) return {};
+  std::vector<profile::NodeTimes> times = profile::node_times(cfh);
+  std::vector<double> own = corrected_exclusive(cfh);
+  std::vector<FlatRow> rows;
+  std::unordered_map<std::int32_t, std::size_t> row_of;
+  // Depth first, with the probes open above each node, so that a node counts into its
+  // probe's inclusive time only where no node of the probe lies above it.
+  auto children = profile::children_of(cfh);
+  std::unordered_map<std::int32_t, int> open;
+  std::vector<std::pair<std::uint32_t, bool>> stack{{0, false}}; // (node, leaving)
+  while (!stack.empty()) {
+    auto [i, leaving] = stack.back();
+    stack.pop_back();
+    const profile::Node &n = cfh.nodes[i];
+    if (leaving) {
+      --open[n.probe];
+      continue;
+    }
+    if (i != 0 || !cfh.named) {
+      auto [slot, added] = row_of.try_emplace(n.probe, rows.size());
+      if (added) rows.push_back({n.probe, node_label(run, cfh, i)});
+      FlatRow &row = rows[slot->second];
+      row.own += own[i];
+      if (open[n.probe] == 0) row.inclusive += std::max(0.0, times[i].corrected_all);
+      row.count += idb_stats_activations(&n.stats);
+      row.untimed += n.stats.throttled;
+      ++row.paths;
+    }
+    ++open[n.probe];
+    stack.emplace_back(i, true);
+    for (auto it = children[i].rbegin(); it != children[i].rend(); ++it)
+      stack.emplace_back(*it, false);
+  }
+  double total = std::max(0.0, times[0].corrected_all);
+  for (FlatRow &row : rows) {
+    row.own_percent = total > 0 ? 100.0 * row.own / total : 0.0;
+    row.inclusive_percent = total > 0 ? 100.0 * row.inclusive / total : 0.0;
+  }
+  std::stable_sort(rows.begin(), rows.end(), [](const FlatRow &a, const FlatRow &b) {
+    if (a.own != b.own) return a.own > b.own;
+    if (a.inclusive != b.inclusive) return a.inclusive > b.inclusive;
+    return a.label < b.label;
+  });
   return rows;
 }
 

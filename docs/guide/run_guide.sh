@@ -87,6 +87,8 @@ step 06-top-report "idb report pic-top --rank 0 --no-cpu"
 # The same run over every rank: the threads' CFHs merged into one tree, each object's
 # CFHs into a tree of its own.
 step 06b-top-aggregate "idb report pic-top --aggregate --no-cpu"
+# The same run as a flat profile: each probe's own time over every call path.
+step 06d-top-flat "idb report pic-top --flat --top 8"
 step 06c-top-quantiles "idb query \"SELECT description, count, round(p50 * 1e6, 1) AS p50_us, round(p90 * 1e6, 1) AS p90_us, round(p99 * 1e6, 1) AS p99_us, round(max * 1e6, 1) AS max_us FROM probe_quantiles WHERE label = 'pic-top' AND rank IS NULL AND count >= 100 ORDER BY p99 DESC\""
 step 07-top-hottest "idb query hottest_procedures --param run=pic-top --param limit=5"
 step 08-top-critical "idb query critical_path --param run=pic-top --param rank=0 --param thread=0"

@@ -174,6 +174,62 @@ TEST(Trees, AnUndescribedRootIsTheProgram) {
   EXPECT_EQ(analysis::node_label(p, c, 1), "#42");
 }
 
+// The flat profile: a probe's own time over every call path it was reached on, its
+// inclusive time once where it recurses, the most own time first (ties: the most inclusive).
+TEST(Trees, AFlatProfileSumsEachProbeOverItsCallPathsTheMostOwnTimeFirst) {
+  Profile p;
+  // Binary fractions: ties stay ties. Own: kernel 0.25 + 0.0625, solve 0.25, prog, main
+  // and rec (0.0625 on each level) 0.125, io 0.0625.
+  Cfh c = build_cfh(p, 1.0,
+                    "main 1 0.875\nmain;solve 2 0.5\nmain;solve;kernel 4 0.25\nmain;io 1 0.125\n"
+                    "main;io;kernel 2 0.0625\nmain;rec 1 0.125\nmain;rec;rec 1 0.0625\n");
+  std::vector<analysis::FlatRow> rows = analysis::flat_rows(p, c);
+  std::vector<std::string> order;
+  for (const analysis::FlatRow &r : rows)
+    order.push_back(r.label);
+  EXPECT_EQ((std::vector<std::string>{"kernel", "solve", "prog", "main", "rec", "io"}), order);
+  ASSERT_EQ(rows.size(), 6u);
+  EXPECT_NEAR(rows[0].own, 0.3125, 1e-12);
+  EXPECT_NEAR(rows[0].inclusive, 0.3125, 1e-12);
+  EXPECT_NEAR(rows[0].own_percent, 31.25, 1e-9);
+  EXPECT_EQ(rows[0].count, 6u);
+  EXPECT_EQ(rows[0].paths, 2u);
+  EXPECT_NEAR(rows[2].inclusive_percent, 100.0, 1e-9) << "the root: the whole run";
+  EXPECT_NEAR(rows[4].own, 0.125, 1e-12) << "rec's own time on both levels";
+  EXPECT_NEAR(rows[4].inclusive, 0.125, 1e-12) << "rec inside rec is not counted again";
+  EXPECT_EQ(rows[4].paths, 2u);
+  double own = 0;
+  for (const analysis::FlatRow &r : rows)
+    own += r.own;
+  EXPECT_NEAR(own, 1.0, 1e-12) << "the own times add up to the run";
+  EXPECT_TRUE(analysis::flat_rows(p, Cfh{}).empty());
+}
+
+// A throttled probe is weighed by its estimate, which its caller's own time no longer
+// holds; a named CFH's root, its object's life, has no row.
+TEST(Trees, AFlatProfileTimesAThrottledProbeByItsSamplesAndLeavesOutAnObjectsLife) {
+  Profile p;
+  // helper: 100 timed activations of 1 us, 2,000 more counted, 8 of them sampled at 2 us.
+  Cfh c = build_cfh(p, 0.0125, "main 1 0.010\nmain;helper 100 0.0001\n");
+  idb_stats_t &helper = c.nodes[2].stats;
+  helper.throttled = 2'000;
+  helper.sampled = 8;
+  helper.sampled_sum = 8 * 0.000002;
+  std::vector<analysis::FlatRow> rows = analysis::flat_rows(p, c);
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[0].label, "main");
+  EXPECT_NEAR(rows[0].own, 0.0059, 1e-12) << "0.010 less the helper's 0.0041";
+  EXPECT_EQ(rows[1].label, "helper");
+  EXPECT_NEAR(rows[1].own, 0.0041, 1e-12);
+  EXPECT_EQ(rows[1].count, 2'100u);
+  EXPECT_EQ(rows[1].untimed, 2'000u);
+  c.named = true;
+  rows = analysis::flat_rows(p, c);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].label, "main");
+  EXPECT_EQ(rows[1].label, "helper");
+}
+
 TEST(Trees, HotPathFollowsTheLargestChildTheFirstOfEquals) {
   Profile p;
   Cfh c = build_cfh(p, 10, "a 1 3\nb 1 6\nb;x 1 2\nb;y 1 2\nb;y;z 1 1\n");

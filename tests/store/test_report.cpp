@@ -307,6 +307,41 @@ TEST_F(IdbReport, FormatCsvAndJsonWriteEveryNodeOfTheTreesPrinted) {
   EXPECT_NE(std::string::npos, r.out.find("\"pct_parent\":")) << r.out;
 }
 
+// --flat: per tree, its probes by own time as analysis::flat_rows gives them for the stored
+// run; --top cuts the table and says how many more there are.
+TEST_F(IdbReport, FlatListsTheRunsProbesByOwnTime) {
+  RunResult r = idb({"report", "synth", "--db", db, "--flat", "--top", "3"});
+  ASSERT_EQ(0, r.status) << r.err;
+  std::vector<analysis::Tree> trees = analysis::aggregate_trees(synthetic);
+  ASSERT_FALSE(trees.empty());
+  std::vector<analysis::FlatRow> rows = analysis::flat_rows(synthetic, trees[0].cfh);
+  ASSERT_GT(rows.size(), 3u);
+  EXPECT_NE(std::string::npos, r.out.find("flat profiles: per probe")) << r.out;
+  EXPECT_NE(std::string::npos, r.out.find("\n" + trees[0].title + "\n")) << r.out;
+  std::size_t first = r.out.find(rows[0].label), third = r.out.find(rows[2].label);
+  EXPECT_NE(std::string::npos, first) << r.out;
+  EXPECT_LT(first, third) << r.out;
+  EXPECT_EQ(std::string::npos, r.out.find(rows[3].label + " ")) << "past --top 3: " << r.out;
+  EXPECT_NE(std::string::npos,
+            r.out.find("... " + std::to_string(rows.size() - 3) + " more probes (--top 0"))
+      << r.out;
+  r = idb({"report", "synth", "--db", db, "--flat", "--rank", "1", "--format", "csv"});
+  ASSERT_EQ(0, r.status) << r.err;
+  std::istringstream lines(r.out);
+  std::string line;
+  std::getline(lines, line);
+  EXPECT_EQ("tree,probe,own_s,own_percent,inclusive_s,inclusive_percent,count,untimed,paths", line);
+  std::size_t expected = 0;
+  for (const analysis::Tree &t : analysis::cfh_trees(synthetic, 1))
+    expected += analysis::flat_rows(synthetic, t.cfh).size();
+  std::size_t csv_rows = 0;
+  while (std::getline(lines, line)) {
+    ++csv_rows;
+    EXPECT_NE(std::string::npos, line.find(" rank 1 thread ")) << line;
+  }
+  EXPECT_EQ(expected, csv_rows) << "csv: every probe, no --top";
+}
+
 // --diff: the run as a whole against another's, node by node; as rows, the analysis
 // library's diff of the two stored runs; the same run against itself changes nothing.
 TEST_F(IdbReport, DiffSetsTwoRunsSideBySideNodeByNode) {
@@ -451,6 +486,10 @@ TEST_F(IdbReport, MissingRunIsOneLineAndUsageErrorsExitTwo) {
                                              {"report", "smoke", "--format", "xml"},
                                              {"report", "smoke", "--diff"},
                                              {"report", "smoke", "--diff", "x", "--rank", "0"},
+                                             {"report", "smoke", "--top", "3"},
+                                             {"report", "smoke", "--flat", "--top", "x"},
+                                             {"report", "smoke", "--flat", "--aggregate"},
+                                             {"report", "smoke", "--flat", "--prune", "1"},
                                              {"report", "smoke", "--format"}}) {
     bad.insert(bad.end(), {"--db", db});
     r = idb(bad);

@@ -90,6 +90,27 @@ struct TreeRow {
 // prints).
 std::vector<TreeRow> tree_rows(const profile::Profile &run, const profile::Cfh &cfh);
 
+// One probe of a tree as a flat profile shows it (`idb report --flat`): its nodes on every
+// call path taken together, times without the probes' cost. A throttled node's time is its
+// estimate (NodeTimes::corrected_all), which its caller's own time no longer holds.
+struct FlatRow {
+  std::int32_t probe = 0;
+  std::string label; // node_label of its first node
+  // Seconds: `own`, its nodes' own time (corrected_exclusive) summed; `inclusive`, the
+  // corrected time of its outermost nodes (those with no node of the same probe above
+  // them), so that a recursive probe counts its time once.
+  double own = 0, inclusive = 0;
+  double own_percent = 0, inclusive_percent = 0; // of the root's corrected time
+  std::uint64_t count = 0;                       // activations of all its nodes, timed or not
+  std::uint64_t untimed = 0; // of them, only counted after throttling (estimated)
+  std::size_t paths = 0;     // its nodes: the call paths that reached it
+};
+
+// The probes of `cfh`, the most own time first (then the most inclusive time, then by
+// label). A named CFH's root is left out: it spans its object's life, which is not time
+// the program spent there.
+std::vector<FlatRow> flat_rows(const profile::Profile &run, const profile::Cfh &cfh);
+
 // The hot path: from the root, each time the child with the largest inclusive time (the
 // first of equals), down to a leaf. Node indices, the root first; empty for an empty CFH.
 std::vector<std::uint32_t> hot_path(const profile::Cfh &cfh);
