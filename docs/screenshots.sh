@@ -75,6 +75,8 @@ mkdir -p "$images"
   --view source --node "multiply" 2>/dev/null
 "$build/gui/idb-gui" --db "$db" --run smvp --screenshot "$images/flame.png" \
   --view flame --node "power_iteration" 2>/dev/null
+"$build/gui/idb-gui" --db "$db" --run smvp --screenshot "$images/flat.png" \
+  --view flat 2>/dev/null
 "$build/gui/idb-gui" --db "$db" --run jacobi-2t-1 --screenshot "$images/diff.png" \
   --view diff --baseline 'jacobi-2t-*' --compare 'jacobi-4t-*' 2>/dev/null
 "$build/gui/idb-gui" --db "$db" --run heat --screenshot "$images/iterations.png" \

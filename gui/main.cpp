@@ -1,7 +1,7 @@
 // idb-gui: the Qt front end. `idb-gui` asks for a database; `idb-gui --db URL` opens one
 // (a SQLite path or a postgresql:// URL, the password from PGPASSWORD or ~/.pgpass);
 // `idb-gui [--db URL] FILE.edf` opens an experiment (--db overrides the file's database);
-// `--screenshot OUT.png --view runs|run|tree|flame|diff|source|chart|sql|iterations|coalesce|
+// `--screenshot OUT.png --view runs|run|tree|flat|flame|diff|source|chart|sql|iterations|coalesce|
 // compare`
 // renders a view offscreen and exits (`--view diff --compare OTHER [--baseline BASE]` sets
 // the run OTHER against --run, or against BASE; either may be a label pattern naming a
@@ -46,34 +46,35 @@ void add_options(QCommandLineParser &cli) {
   cli.setApplicationDescription(QStringLiteral("IDB: explore the runs of an IDB database"));
   cli.addHelpOption();
   cli.addVersionOption();
-  cli.addOptions({{"db", "The database: a SQLite file or postgresql://user@host:port/db.", "URL"},
-                  {"run", "The run to show first (default: the first).", "LABEL"},
-                  {"screenshot", "Render --view to this PNG offscreen and exit.", "OUT.png"},
-                  {"view",
-                   "What --screenshot or --export shows: runs, chart, tree, flame, diff, sql, "
-                   "iterations, coalesce or compare.",
-                   "NAME", "runs"},
-                  {"query", "The canned query of --view sql.", "NAME", "hottest_procedures"},
-                  {"compare",
-                   "What --view diff sets against the baseline: a run, or a label pattern "
-                   "(quoted, as 'pic-mul-*') naming a group of repeated runs.",
-                   "OTHER"},
-                  {"baseline",
-                   "The baseline of --view diff (default: --run): a run, or a label pattern "
-                   "naming a group of repeated runs.",
-                   "BASE"},
-                  {"node",
-                   "The node --view tree or run chooses, --view flame zooms into or --view source "
-                   "shows, or the probe --view "
-                   "iterations shows: the first whose label starts with LABEL (default: the hot "
-                   "path's leaf; the whole tree; the dynamic probe).",
-                   "LABEL"},
-                  {"export",
-                   "Write the rows --view shows to this CSV offscreen and exit (tree: every "
-                   "tree of the run as a whole, as idb report --aggregate --format csv; flame: "
-                   "folded stacks, as idb export --format folded; diff: one row per node of either "
-                   "run).",
-                   "OUT.csv"}});
+  cli.addOptions(
+      {{"db", "The database: a SQLite file or postgresql://user@host:port/db.", "URL"},
+       {"run", "The run to show first (default: the first).", "LABEL"},
+       {"screenshot", "Render --view to this PNG offscreen and exit.", "OUT.png"},
+       {"view",
+        "What --screenshot or --export shows: runs, run, chart, tree, flat, flame, diff, "
+        "source, sql, iterations, coalesce or compare.",
+        "NAME", "runs"},
+       {"query", "The canned query of --view sql.", "NAME", "hottest_procedures"},
+       {"compare",
+        "What --view diff sets against the baseline: a run, or a label pattern "
+        "(quoted, as 'pic-mul-*') naming a group of repeated runs.",
+        "OTHER"},
+       {"baseline",
+        "The baseline of --view diff (default: --run): a run, or a label pattern "
+        "naming a group of repeated runs.",
+        "BASE"},
+       {"node",
+        "The node --view tree or run chooses, --view flame zooms into or --view source "
+        "shows, or the probe --view flat chooses or --view "
+        "iterations shows: the first whose label starts with LABEL (default: the hot "
+        "path's leaf; the whole tree; the first probe; the dynamic probe).",
+        "LABEL"},
+       {"export",
+        "Write the rows --view shows to this CSV offscreen and exit (tree: every "
+        "tree of the run as a whole, as idb report --aggregate --format csv; flame: "
+        "folded stacks, as idb export --format folded; diff: one row per node of either "
+        "run).",
+        "OUT.csv"}});
   cli.addPositionalArgument("FILE.edf", "An experiment definition file to open.", "[FILE.edf]");
 }
 
@@ -107,9 +108,10 @@ int main(int argc, char **argv) {
   const QString edf = files.value(0);
   const QString view = cli.value("view");
   if (!idb::gui::knownView(view))
-    return fail(QStringLiteral("--view must be runs, run, chart, tree, flame, diff, source, sql, "
-                               "iterations, coalesce or compare, not '%1'")
-                    .arg(view));
+    return fail(
+        QStringLiteral("--view must be runs, run, chart, tree, flat, flame, diff, source, sql, "
+                       "iterations, coalesce or compare, not '%1'")
+            .arg(view));
   const bool experiment_view = idb::gui::experimentView(view);
 
   if (cli.isSet("export") && cli.isSet("screenshot"))

@@ -23,7 +23,7 @@ namespace idb::gui {
 MainWindow::MainWindow(QSettings &settings, QWidget *parent)
     : QMainWindow(parent), settings_(settings), banner_(new QLabel(this)),
       tabs_(new QTabWidget(this)), runs_(new RunsView(this)), chart_(new ChartView(this)),
-      tree_(new CfhTreeView(this)), console_(new SqlConsole(this)),
+      tree_(new CfhTreeView(this)), flat_(new FlatView(this)), console_(new SqlConsole(this)),
       experiment_(new ExperimentView(this)), dynamics_(new DynamicsView(this)),
       flame_(new FlameView(this)), diff_(new DiffView(this)), run_view_(new RunView(this)),
       source_(new SourceView(settings, this)),
@@ -37,6 +37,7 @@ MainWindow::MainWindow(QSettings &settings, QWidget *parent)
   tabs_->addTab(run_view_, tr("Run"));
   tabs_->addTab(chart_, tr("Chart"));
   tabs_->addTab(tree_, tr("Tree"));
+  tabs_->addTab(flat_, tr("Flat"));
   tabs_->addTab(flame_, tr("Flame graph"));
   tabs_->addTab(diff_, tr("Diff"));
   tabs_->addTab(source_, tr("Source"));
@@ -124,6 +125,7 @@ void MainWindow::wire() {
   connect(console_, &SqlConsole::error, this, &MainWindow::showError);
   connect(chart_, &ChartView::probeClicked, this, &MainWindow::showProbe);
   connect(tree_, &CfhTreeView::probeClicked, this, &MainWindow::showProbe);
+  connect(flat_, &FlatView::probeClicked, this, &MainWindow::showProbe);
   connect(flame_, &FlameView::probeClicked, this, &MainWindow::showProbe);
   connect(diff_, &DiffView::probeClicked, this, &MainWindow::showProbe);
   connect(run_view_, &RunView::probeClicked, this, &MainWindow::showProbe);
@@ -178,6 +180,7 @@ void MainWindow::runLoaded(const RunDataPtr &run) {
   runs_->setAttributes(run->attributes);
   chart_->setRun(run);
   tree_->setRun(run);
+  flat_->setRun(run);
   dynamics_->setRun(run);
   flame_->setRun(run);
   run_view_->setRun(run);
@@ -207,16 +210,18 @@ void MainWindow::openExperiment(const QString &path, const QString &override) {
 }
 
 void MainWindow::showView(View view) {
-  QWidget *pages[] = {runs_,     chart_, tree_, console_,  experiment_,
-                      dynamics_, flame_, diff_, run_view_, source_};
+  QWidget *pages[] = {runs_,  chart_, tree_,     console_, experiment_, dynamics_,
+                      flame_, diff_,  run_view_, source_,  flat_};
   tabs_->setCurrentWidget(pages[int(view)]);
 }
 
 std::optional<MainWindow::View> MainWindow::viewNamed(const QString &name) {
   static const std::pair<const char *, View> names[] = {
-      {"runs", View::runs},     {"run", View::run},     {"chart", View::chart},
-      {"tree", View::tree},     {"flame", View::flame}, {"diff", View::diff},
-      {"source", View::source}, {"sql", View::sql},     {"iterations", View::iterations}};
+      {"runs", View::runs},   {"run", View::run},
+      {"chart", View::chart}, {"tree", View::tree},
+      {"flat", View::flat},   {"flame", View::flame},
+      {"diff", View::diff},   {"source", View::source},
+      {"sql", View::sql},     {"iterations", View::iterations}};
   for (const auto &[text, view] : names)
     if (name == QLatin1String(text)) return view;
   return std::nullopt;
@@ -298,6 +303,7 @@ void MainWindow::exportChart(bool svg) {
 
 MainWindow::ShownTable MainWindow::shownTable() {
   if (tabs_->currentWidget() == runs_) return {&runs_->runs(), false};
+  if (tabs_->currentWidget() == flat_) return {&flat_->table(), false};
   if (tabs_->currentWidget() == console_) return {&console_->result(), false};
   if (tabs_->currentWidget() == experiment_) return {&experiment_->table(), false};
   return {&chart_->data(), true}; // the chart's numbers, by default

@@ -9,6 +9,7 @@
 #include "dynamics_view.hpp"
 #include "experiment_view.hpp"
 #include "flame_view.hpp"
+#include "flat_view.hpp"
 #include "run_view.hpp"
 #include "runs_view.hpp"
 #include "source_view.hpp"
@@ -31,7 +32,19 @@ namespace idb::gui {
 class MainWindow : public QMainWindow {
   Q_OBJECT
 public:
-  enum class View { runs, chart, tree, sql, experiment, iterations, flame, diff, run, source };
+  enum class View {
+    runs,
+    chart,
+    tree,
+    sql,
+    experiment,
+    iterations,
+    flame,
+    diff,
+    run,
+    source,
+    flat
+  };
 
   explicit MainWindow(QSettings &settings, QWidget *parent = nullptr);
 
@@ -43,8 +56,8 @@ public:
   // Asks for a database with the connect dialog and opens it.
   void askForDatabase();
   void showView(View view);
-  // The view of a --view name of a run (runs, run, chart, tree, flame, diff, source, sql,
-  // iterations); nullopt for any other name.
+  // The view of a --view name of a run (runs, run, chart, tree, flat, flame, diff, source,
+  // sql, iterations); nullopt for any other name.
   static std::optional<View> viewNamed(const QString &name);
   // Shows the view `name` names; false (and nothing else) for a name viewNamed refuses.
   bool showViewNamed(const QString &name);
@@ -57,6 +70,7 @@ public:
   RunsView *runsView() const { return runs_; }
   ChartView *chartView() const { return chart_; }
   CfhTreeView *treeView() const { return tree_; }
+  FlatView *flatView() const { return flat_; }
   SqlConsole *console() const { return console_; }
   ExperimentView *experimentView() const { return experiment_; }
   DynamicsView *dynamicsView() const { return dynamics_; }
@@ -69,8 +83,8 @@ public:
   QString errorText() const; // the banner's text; empty when no error is shown
   RunDataPtr run() const { return run_; }
   // The table the shown tab holds, as File → Export table writes it: the runs, the chart's
-  // numbers (probes as row headers: `categories`), the SQL result or the experiment's
-  // table. The Tree tab's trees are written by exportTrees (screenshot.hpp) instead.
+  // numbers (probes as row headers: `categories`), the flat profile, the SQL result or the
+  // experiment's table. The Tree tab's trees are written by exportTrees (screenshot.hpp) instead.
   struct ShownTable {
     QAbstractItemModel *model;
     bool categories;
@@ -117,6 +131,7 @@ private:
   RunsView *runs_;
   ChartView *chart_;
   CfhTreeView *tree_;
+  FlatView *flat_;
   SqlConsole *console_;
   ExperimentView *experiment_;
   DynamicsView *dynamics_;

@@ -112,6 +112,11 @@ void takeScreenshot(MainWindow &window, const ScreenshotRequest &request) {
       window.showView(MainWindow::View::tree);
       if (!request.node.isEmpty() && !window.treeView()->chooseNode(request.node))
         return finish(1, QStringLiteral("no node of the tree is labelled '%1…'").arg(request.node));
+    } else if (request.view == "flat") {
+      window.showView(MainWindow::View::flat);
+      if (!request.node.isEmpty() && !window.flatView()->chooseProbe(request.node))
+        return finish(
+            1, QStringLiteral("no probe of the flat profile is labelled '%1…'").arg(request.node));
     } else if (request.view == "source") {
       // The source of the tree's node --node names (default: the hot path's leaf).
       CfhTreeView *tree = window.treeView();

@@ -14,6 +14,7 @@
 #include "flame_view.hpp"
 #include "histogram_panel.hpp"
 #include "idb/analysis/exports.hpp"
+#include "idb/analysis/trees.hpp"
 #include "idb/histogram.hpp"
 #include "idb/queries.hpp"
 #include "idb/wait_states.h"
@@ -29,6 +30,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSvgRenderer>
+#include <QTableView>
 #include <QTest>
 #include <QTextBlock>
 #include <QTreeView>
@@ -151,6 +153,38 @@ TEST_F(Flow, ShowsALargeRunsFirstRankWhileReadingTheRest) {
   EXPECT_EQ(window.chartView()->legend().checkedProbes(), (std::vector<std::int32_t>{2, 3, 4}));
   EXPECT_EQ(window.chartView()->data().headerData(0, Qt::Horizontal).toString(), "rank 0");
   EXPECT_EQ(window.chartView()->panel()->seriesCount(), 1);
+}
+
+// The Flat tab: the run as a whole's probes by own time, as analysis::flat_rows gives them
+// (idb report --flat); another tree on demand; a click shows the probe's rows; the table
+// is what File → Export table writes while the tab is shown.
+TEST_F(Flow, ListsTheProbesByOwnTimeAndShowsAClickedOnesRows) {
+  auto db = filled_database();
+  open(db->url(), "small");
+  gui::FlatView &flat = *window.flatView();
+  const profile::Profile &p = window.run()->profile;
+  std::vector<analysis::FlatRow> rows = analysis::flat_rows(p, window.run()->whole[0].cfh);
+  ASSERT_EQ(flat.table().rowCount(), int(rows.size()));
+  ASSERT_GE(rows.size(), 2u);
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    EXPECT_EQ(flat.table().index(int(i), 0).data().toString().toStdString(), rows[i].label);
+    EXPECT_DOUBLE_EQ(flat.table().index(int(i), 1).data(gui::kValueRole).toDouble(), rows[i].own);
+    EXPECT_EQ(flat.table().index(int(i), gui::kFlatProbeIdColumn).data(gui::kValueRole).toInt(),
+              rows[i].probe);
+    EXPECT_FALSE(flat.table().index(int(i), 6).data(gui::kValueRole).isValid())
+        << "no untimed activations: blank";
+  }
+  EXPECT_TRUE(flat.tableView()->isColumnHidden(gui::kFlatProbeIdColumn));
+  emit flat.tableView()->clicked(flat.table().index(1, 0));
+  EXPECT_GT(window.probeRows().rowCount(), 0) << "the clicked probe's rows";
+  EXPECT_EQ(window.probeRows().rowCount(),
+            int(gui::probe_rows(*window.run(), rows[1].probe).rows.size()));
+  flat.showTree(1); // the second CFH alone
+  EXPECT_EQ(flat.table().rowCount(), int(analysis::flat_rows(p, p.cfhs[1]).size()));
+  EXPECT_TRUE(flat.chooseProbe(QString::fromStdString(rows[0].label)));
+  EXPECT_FALSE(flat.chooseProbe(QStringLiteral("nosuch")));
+  window.showView(gui::MainWindow::View::flat);
+  EXPECT_EQ(window.shownTable().model, &flat.table());
 }
 
 TEST_F(Flow, RunsACannedQueryAndChartsIt) {

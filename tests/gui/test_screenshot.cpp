@@ -55,7 +55,7 @@ TEST(Screenshot, RendersEveryView) {
   }
   test::TempDir dir;
   const QString url = QString::fromStdString(db->url());
-  for (const char *view : {"runs", "run", "chart", "tree", "flame", "source", "sql"}) {
+  for (const char *view : {"runs", "run", "chart", "tree", "flat", "flame", "source", "sql"}) {
     const QString out = QString::fromStdString(dir.file(std::string(view) + ".png"));
     Result r = run_gui({"--db", url, "--screenshot", out, "--view", view});
     ASSERT_EQ(r.code, 0) << view << ": " << r.err.toStdString();
@@ -135,6 +135,12 @@ TEST(Screenshot, RendersEveryView) {
   r = run_gui({"--db", url, "--screenshot", out, "--view", "flame", "--node", "nosuch"});
   EXPECT_EQ(r.code, 1);
   EXPECT_TRUE(r.err.contains("no frame of the flame graph is labelled 'nosuch"))
+      << r.err.toStdString();
+  r = run_gui({"--db", url, "--screenshot", out, "--view", "flat", "--node", "solve"});
+  EXPECT_EQ(r.code, 0) << r.err.toStdString();
+  r = run_gui({"--db", url, "--screenshot", out, "--view", "flat", "--node", "nosuch"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_TRUE(r.err.contains("no probe of the flat profile is labelled 'nosuch"))
       << r.err.toStdString();
   for (const char *view : {"run", "source"}) {
     r = run_gui({"--db", url, "--screenshot", out, "--view", view, "--node", "nosuch"});
