@@ -9,7 +9,9 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -23,8 +25,39 @@ namespace {
 
 constexpr const char *kCacheHead = "idb-index 1";
 
+// The cache's bound when IDB_INDEX_MAX_MB does not set one, in megabytes of disk.
+constexpr double kDefaultMaxMegabytes = 100;
+// The cache is looked over at most this often (a stamp file's age says when it was last).
+constexpr auto kTrimInterval = std::chrono::minutes(10);
+// A cache over its bound keeps this share of it: the most recently used entries.
+constexpr double kTrimKeeps = 0.8;
+constexpr const char *kTrimStamp = ".trimmed";
+
+// IDB_INDEX_MAX_MB as bytes: a number of megabytes over 0; anything else is reported (once
+// per process) and the default kept.
+std::uintmax_t max_cache_bytes() {
+  static const std::uintmax_t bytes = [] {
+    double megabytes = kDefaultMaxMegabytes;
+    if (const char *text = std::getenv("IDB_INDEX_MAX_MB"); text && *text) {
+      char *end = nullptr;
+      errno = 0;
+      double value = std::strtod(text, &end);
+      if (errno == 0 && end && *end == '\0' && value > 0 && value < 1e9)
+        megabytes = value;
+      else
+        std::fprintf(stderr,
+                     "idb: IDB_INDEX_MAX_MB=%s is not a size in megabytes over 0; the program "
+                     "index cache keeps its bound of %g MB\n",
+                     text, kDefaultMaxMegabytes);
+    }
+    return std::uintmax_t(megabytes * 1024 * 1024);
+  }();
+  return bytes;
+}
+
 std::string cache_folder() {
   if (!program_index_wanted()) return "";
+  max_cache_bytes(); // a bad bound is reported whenever the cache is used
   if (const char *dir = std::getenv("IDB_INDEX_DIR"); dir && *dir) return dir;
   if (const char *xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
     return std::string(xdg) + "/idb/index";
@@ -80,8 +113,49 @@ std::optional<UnitSummary> load(const std::string &entry) {
   return summary;
 }
 
+// Keeps the cache folder under its bound (max_cache_bytes): past it, removes the entries
+// used least recently until it holds kTrimKeeps of it. An entry's last use is its access
+// time, which the kernel sets at the first read after a write and then at most daily
+// (relatime), or its modification time where that is later (a folder mounted noatime).
+// Runs at most once per kTrimInterval per folder, after a new entry was written; a race
+// with another compile's trim, or an entry it cannot remove, only leaves more.
+void trim(const std::string &folder) {
+  std::error_code ec;
+  const fs::path stamp = fs::path(folder) / kTrimStamp;
+  const auto now = fs::file_time_type::clock::now();
+  if (auto last = fs::last_write_time(stamp, ec); !ec && now - last < kTrimInterval) return;
+  write_file_atomically(stamp.string(), ""); // the next compiles skip the look
+  struct Entry {
+    std::int64_t used; // nanoseconds since the epoch
+    std::uintmax_t bytes;
+    std::string path;
+  };
+  std::vector<Entry> entries;
+  std::uintmax_t total = 0;
+  fs::directory_iterator it(folder, ec), end;
+  for (; !ec && it != end; it.increment(ec)) {
+    if (it->path().extension() != ".sum") continue;
+    struct stat st {};
+    if (stat(it->path().c_str(), &st) != 0) continue;
+    auto ns = [](const timespec &t) { return std::int64_t(t.tv_sec) * 1000000000 + t.tv_nsec; };
+    std::uintmax_t bytes = std::uintmax_t(st.st_blocks) * 512;
+    entries.push_back({std::max(ns(st.st_atim), ns(st.st_mtim)), bytes, it->path().string()});
+    total += bytes;
+  }
+  const std::uintmax_t bound = max_cache_bytes();
+  if (total <= bound) return;
+  std::sort(entries.begin(), entries.end(),
+            [](const Entry &a, const Entry &b) { return a.used < b.used; });
+  const auto keep = std::uintmax_t(double(bound) * kTrimKeeps);
+  for (const Entry &e : entries) {
+    if (total <= keep) break;
+    if (fs::remove(e.path, ec)) total -= e.bytes;
+  }
+}
+
 // Writes the entry unless it holds the same already (the compile of a file whose entry its
-// folder's index made a moment ago, or a build that changed nothing).
+// folder's index made a moment ago, or a build that changed nothing); a new entry may make
+// the folder trim itself.
 void store(const std::string &entry, const std::string &source, const UnitSummary &summary) {
   std::string text = std::string(kCacheHead) + "\n";
   std::vector<std::string> inputs = summary.inputs;
@@ -99,8 +173,10 @@ void store(const std::string &entry, const std::string &source, const UnitSummar
     if (in && old.str() == text) return;
   }
   std::error_code ec;
+  const bool fresh = !fs::exists(entry, ec);
   fs::create_directories(fs::path(entry).parent_path(), ec);
   write_file_atomically(entry, text); // a cache: if it cannot be written, the next parses again
+  if (fresh) trim(fs::path(entry).parent_path().string());
 }
 
 // Parses `source` in a child process that sends its summary back through a pipe, and

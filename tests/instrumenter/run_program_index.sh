@@ -5,7 +5,8 @@
 # program computes what its pristine build computes; the next build reads the cache and
 # rewrites none of it, nor does a compile from another folder; an edit to the callee reaches the helper's next compile; a source
 # beside them that does not compile, and a cache folder that cannot be written, change
-# nothing else; IDB_INDEX=0 turns the index off.
+# nothing else; the cache keeps to its bound (IDB_INDEX_MAX_MB), the least recently used
+# entries going first; IDB_INDEX=0 turns the index off.
 # usage: run_program_index.sh WORK_DIR IDB_CC [EXTRA_FLAGS...]
 set -euo pipefail
 work=$1 idb_cc=$2
@@ -131,6 +132,39 @@ cmp "$work/pristine.txt" "$work/edited/out.txt"
 # A cache folder that cannot be made: the same verdicts, from the sources parsed again.
 build "$work/nowhere" IDB_INDEX_DIR=/dev/null/index
 expect "$work/nowhere" row "skipped: called in nested loops"
+
+# The cache keeps to its bound (IDB_INDEX_MAX_MB): a compile that writes a new entry
+# removes the least recently used ones past it, keeping 80% of it; the folder is looked
+# over at most every ten minutes. Forty entries of another build, 64 KB each and two
+# days old, in a folder of 1 MB: the oldest go, this build's stay.
+trimmed=$work/trimmed
+mkdir -p "$trimmed"
+for i in $(seq 10 49); do
+  head -c 65536 /dev/zero >"$trimmed/old$i.sum"
+  touch -d "2 days ago $i minutes ago" "$trimmed/old$i.sum"
+done
+build "$work/bounded" IDB_INDEX_DIR="$trimmed" IDB_INDEX_MAX_MB=1
+expect "$work/bounded" row "skipped: called in nested loops"
+kb=$(du -sk --apparent-size "$trimmed" | cut -f1)
+((kb <= 1024)) || { ls -l "$trimmed"; echo "the cache holds $kb KB over its bound of 1 MB"; exit 1; }
+[[ -e $trimmed/old10.sum && ! -e $trimmed/old49.sum ]] || {
+  ls -l "$trimmed"
+  echo "not the least recently used entries removed"
+  exit 1
+}
+[[ $(ls "$trimmed" | grep -vc '^old') == 5 ]] || { ls -l "$trimmed"; exit 1; }
+# Within ten minutes of that, new entries leave the folder as it is.
+for i in 50 51 52 53 54 55 56 57; do head -c 65536 /dev/zero >"$trimmed/old$i.sum"; done
+echo 'double extra(double x) { return x; }' >extra.c
+IDB_INDEX_DIR="$trimmed" IDB_INDEX_MAX_MB=1 "$idb_cc" gcc -O2 "${extra[@]}" -c extra.c \
+  -o "$work/bounded/extra.o"
+[[ -e $trimmed/old57.sum ]] || { echo "trimmed again within ten minutes"; exit 1; }
+rm extra.c
+# A bound that is not one is said, and the build goes on under the default.
+IDB_INDEX_DIR="$trimmed" IDB_INDEX_MAX_MB=lots "$idb_cc" gcc -O2 "${extra[@]}" -c leaf.c \
+  -o "$work/bounded/leaf.o" 2>"$work/bounded/err.txt"
+grep -q "IDB_INDEX_MAX_MB=lots is not a size in megabytes" "$work/bounded/err.txt" ||
+  { cat "$work/bounded/err.txt"; exit 1; }
 
 # Off: each file alone.
 build "$work/off" IDB_INDEX=0
