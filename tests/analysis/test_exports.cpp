@@ -43,13 +43,7 @@ TEST(Exports, FoldedStacksWeighOwnCorrectedTimeInMicroseconds) {
 // it by its estimate, and its parent's own time no longer holds its untimed ones.
 TEST(Exports, AThrottledNodeIsWeighedByItsEstimate) {
   Profile p;
-  // main: 0.010 s; helper: 100 timed activations of 1 us, 2,000 more only counted, of
-  // which 8 were timed as samples of 2 us each: 0.0001 + 2000 * 0.000002 = 0.0041 s.
-  Cfh c = build_cfh(p, 0.0125, "main 1 0.010\nmain;helper 100 0.0001\n");
-  idb_stats_t &helper = c.nodes[2].stats;
-  helper.throttled = 2'000;
-  helper.sampled = 8;
-  helper.sampled_sum = 8 * 0.000002;
+  Cfh c = sampled_helper_cfh(p); // helper: 0.0041 s estimated, 0.0001 s timed
   EXPECT_EQ("prog 2500\nprog;main 5900\nprog;main;helper 4100\n", analysis::folded_stacks(p, c));
   std::vector<profile::NodeTimes> times = profile::node_times(c);
   EXPECT_NEAR(times[2].corrected_all, 0.0041, 1e-12);

@@ -209,12 +209,7 @@ TEST(Trees, AFlatProfileSumsEachProbeOverItsCallPathsTheMostOwnTimeFirst) {
 // holds; a named CFH's root, its object's life, has no row.
 TEST(Trees, AFlatProfileTimesAThrottledProbeByItsSamplesAndLeavesOutAnObjectsLife) {
   Profile p;
-  // helper: 100 timed activations of 1 us, 2,000 more counted, 8 of them sampled at 2 us.
-  Cfh c = build_cfh(p, 0.0125, "main 1 0.010\nmain;helper 100 0.0001\n");
-  idb_stats_t &helper = c.nodes[2].stats;
-  helper.throttled = 2'000;
-  helper.sampled = 8;
-  helper.sampled_sum = 8 * 0.000002;
+  Cfh c = sampled_helper_cfh(p); // helper: 0.0041 s estimated of 2,100 activations
   std::vector<analysis::FlatRow> rows = analysis::flat_rows(p, c);
   ASSERT_EQ(rows.size(), 3u);
   EXPECT_EQ(rows[0].label, "main");

@@ -41,4 +41,13 @@ profile::Cfh build_cfh(profile::Profile &p, double root_seconds, const std::stri
   return cfh;
 }
 
+profile::Cfh sampled_helper_cfh(profile::Profile &p) {
+  profile::Cfh c = build_cfh(p, 0.0125, "main 1 0.010\nmain;helper 100 0.0001\n");
+  idb_stats_t &helper = c.nodes[2].stats;
+  helper.throttled = 2'000;
+  helper.sampled = 8;
+  helper.sampled_sum = 8 * 0.000002;
+  return c;
+}
+
 } // namespace idb::test

@@ -19,4 +19,9 @@ std::int32_t probe_for(profile::Profile &p, const std::string &description);
 // before it.
 profile::Cfh build_cfh(profile::Profile &p, double root_seconds, const std::string &lines);
 
+// A throttled node timed by samples: the root (0.0125 s) over main (0.010 s) over helper, 100
+// timed activations of 1 us, then 2,000 only counted, 8 of those timed as samples of 2 us
+// each: an estimate of 0.0001 + 2000 * 0.000002 = 0.0041 s. Node 2 is the helper.
+profile::Cfh sampled_helper_cfh(profile::Profile &p);
+
 } // namespace idb::test
