@@ -472,11 +472,11 @@ int report(int argc, char **argv) {
                 << '\n';
       return 1;
     }
-    if (args.flat)
-      write_flat(std::cout, run,
-                 args.rank ? analysis::cfh_trees(run, args.rank) : analysis::aggregate_trees(run),
-                 args);
-    else if (args.format != Format::table)
+    if (args.flat) {
+      std::vector<analysis::Tree> trees =
+          args.rank ? analysis::cfh_trees(run, args.rank) : analysis::aggregate_trees(run);
+      write_flat(std::cout, std::move(run), trees, args);
+    } else if (args.format != Format::table)
       write_tree_rows(std::cout, run,
                       args.aggregate ? analysis::aggregate_trees(run)
                                      : analysis::cfh_trees(run, args.rank),
