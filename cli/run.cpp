@@ -2,15 +2,18 @@
 // temporary folder, then loads the profile it leaves as one run, with the launch command
 // and the user's attributes. Per-rank profiles (IDB_MPI_MODE=rank, the spills of a job
 // that failed, or an MPI program without libidb_mpi) are combined into one run first; a
-// run that lacks ranks, or whose program failed, says so in its attributes.
+// run that lacks ranks, or whose program failed, says so in its attributes. Once stored,
+// the probes with the most own time are named, as `idb report RUN --flat` lists them.
 #include "args.hpp"
 #include "commands.hpp"
 #include "launch.hpp"
 
+#include "idb/analysis/trees.hpp"
 #include "idb/profile.hpp"
 #include "idb/store.hpp"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -28,7 +31,9 @@ const char *kRunUsage =
     "               [--mpirun-arg ARG]... [--wait SECONDS] -- PROGRAM [ARGS...]";
 const char *kRunHelp =
     "Runs PROGRAM with its profile going to a temporary folder, then stores the profile\n"
-    "as one run, with the launch command (attribute 'command') and the given attributes.\n"
+    "as one run, with the launch command (attribute 'command') and the given attributes,\n"
+    "and names the three probes with the most own time ('idb report RUN --flat' lists\n"
+    "them all).\n"
     "The program's output passes through. The folder is removed once the run is stored;\n"
     "when storing fails it is kept, and named, so nothing is lost.\n\n"
     "  -n N              launch under mpirun with N ranks ($IDB_MPIRUN, default mpirun);\n"
@@ -114,6 +119,25 @@ void add_attribute(store::KeyValues &attributes, const std::string &key, const s
   attributes.emplace_back(key, value);
 }
 
+// The first lines of the run's flat profile (analysis::flat_rows of the run as a whole):
+// the probes with the most own time, each with its share, marked where the time is an
+// estimate (untimed activations); the command that lists them all.
+void print_most_own_time(const profile::Profile &p, const std::string &label, const RunArgs &args) {
+  constexpr std::size_t kShown = 3;
+  std::vector<analysis::Tree> trees = analysis::aggregate_trees(p);
+  if (trees.empty()) return;
+  std::vector<analysis::FlatRow> rows = analysis::flat_rows(p, trees.front().cfh);
+  if (rows.empty()) return;
+  std::cout << "idb run: most own time, without the probes' cost (idb report " << label << " --flat"
+            << (args.db == "idb.db" ? "" : " --db " + args.db) << "):\n";
+  for (std::size_t i = 0; i < rows.size() && i < kShown; ++i) {
+    char share[32];
+    std::snprintf(share, sizeof share, "%6.1f%%", rows[i].own_percent);
+    std::cout << "  " << share << "  " << rows[i].label
+              << (rows[i].untimed ? "  (estimated from samples)" : "") << '\n';
+  }
+}
+
 // Stores the run; a failed program's status and the ranks missing from it go in as the
 // attributes `exit_status` and `missing_ranks`, so the run says it is incomplete.
 bool store_run(const RunArgs &args, const Collected &found, const std::string &command,
@@ -135,6 +159,7 @@ bool store_run(const RunArgs &args, const Collected &found, const std::string &c
     if (!found.missing.empty())
       std::cout << "idb run: the run is incomplete: rank" << (found.missing.size() > 1 ? "s " : " ")
                 << rank_list(found.missing) << " left no profile (attribute missing_ranks)\n";
+    print_most_own_time(p, result.label, args);
     return true;
   } catch (const store::Error &e) {
     std::cerr << "idb run: " << e.what() << '\n';

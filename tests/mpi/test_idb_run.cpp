@@ -52,6 +52,25 @@ TEST(IdbRun, StoresAnMpiRunWithRanksCommandAndAttributes) {
   std::string command = cell(dir, "SELECT value FROM run_attributes WHERE key = 'command'");
   EXPECT_EQ(command.rfind("mpirun -np 4 --oversubscribe ", 0), 0u) << command;
   EXPECT_NE(command.find("idb_mpi_comm_pattern 10"), std::string::npos) << command;
+  // The probes with the most own time are named, as the stored run's flat profile lists
+  // them first.
+  std::size_t named = r.output.find("idb run: most own time, without the probes' cost (idb "
+                                    "report four --flat --db " +
+                                    dir.file("runs.db") + "):\n");
+  ASSERT_NE(named, std::string::npos) << r.output;
+  CommandResult flat = run_command(dir, {IDB_TEST_CLI, "report", "four", "--flat", "--db",
+                                         dir.file("runs.db"), "--format", "csv", "--top", "1"});
+  ASSERT_EQ(flat.status, 0) << flat.output;
+  std::istringstream rows(flat.output);
+  std::string header, first;
+  std::getline(rows, header);
+  std::getline(rows, first);
+  std::string probe = first.substr(first.find(',') + 1);
+  probe = probe.substr(0, probe.find(','));
+  ASSERT_FALSE(probe.empty()) << flat.output;
+  std::size_t line_end = r.output.find('\n', r.output.find('\n', named) + 1);
+  EXPECT_NE(r.output.substr(named, line_end - named).find("%  " + probe), std::string::npos)
+      << r.output << "\nthe flat profile's first probe: " << probe;
 }
 
 // The `imbalance` query's row of `probe` in run `label`, by column name, through the CLI
