@@ -279,7 +279,9 @@ std::vector<FlatRow> flat_rows(const profile::Profile &run, const profile::Cfh &
     }
     if (i != 0 || !cfh.named) {
       auto [slot, added] = row_of.try_emplace(n.probe, rows.size());
-      if (added) rows.push_back({n.probe, node_label(run, cfh, i)});
+      if (added)
+        rows.push_back({n.probe, i == 0 ? node_label(run, cfh, i) + " (outside every probe)"
+                                        : node_label(run, cfh, i)});
       FlatRow &row = rows[slot->second];
       row.own += own[i];
       if (open[n.probe] == 0) row.inclusive += std::max(0.0, times[i].corrected_all);

@@ -95,7 +95,9 @@ std::vector<TreeRow> tree_rows(const profile::Profile &run, const profile::Cfh &
 // estimate (NodeTimes::corrected_all), which its caller's own time no longer holds.
 struct FlatRow {
   std::int32_t probe = 0;
-  std::string label; // node_label of its first node
+  // node_label of its first node; the root's, the time outside every probe, says so:
+  // "prog (outside every probe)"
+  std::string label;
   // Seconds: `own`, its nodes' own time (corrected_exclusive) summed; `inclusive`, the
   // corrected time of its outermost nodes (those with no node of the same probe above
   // them), so that a recursive probe counts its time once.
