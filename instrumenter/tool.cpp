@@ -11,11 +11,13 @@
 #include <clang/Basic/SourceManager.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/FrontendAction.h>
+#include <clang/Lex/Lexer.h>
 #include <clang/Lex/PPCallbacks.h>
 #include <clang/Lex/Preprocessor.h>
 #include <clang/Tooling/CompilationDatabase.h>
 #include <clang/Tooling/Tooling.h>
 
+#include <cctype>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -89,13 +91,108 @@ private:
   IncludeGraph &graph_;
 };
 
+// Records the macros Clang and GCC can define differently (unit.hpp, CompilerMacros): a
+// stack of the open conditional blocks, each marked when its condition (or an earlier
+// branch's) tells the two compilers apart, and every macro defined under a marked one.
+// Blocks the preprocessor skips report no nested conditionals, so the stack stays even.
+class CompilerMacroRecorder : public PPCallbacks {
+public:
+  CompilerMacroRecorder(const SourceManager &sm, const LangOptions &lang, CompilerMacros &out)
+      : sm_(sm), lang_(lang), out_(out) {}
+  void If(SourceLocation, SourceRange condition, ConditionValueKind) override {
+    closed_ = false;
+    open_.push_back(tells_apart(condition));
+  }
+  void Elif(SourceLocation, SourceRange condition, ConditionValueKind, SourceLocation) override {
+    if (!open_.empty()) open_.back() = open_.back() || tells_apart(condition);
+  }
+  void Ifdef(SourceLocation, const Token &name, const MacroDefinition &) override {
+    closed_ = false;
+    open_.push_back(only_clang(name));
+  }
+  void Ifndef(SourceLocation, const Token &name, const MacroDefinition &) override {
+    closed_ = false;
+    open_.push_back(only_clang(name));
+  }
+  void Elifdef(SourceLocation, const Token &name, const MacroDefinition &) override {
+    if (!open_.empty()) open_.back() = open_.back() || only_clang(name);
+  }
+  void Elifndef(SourceLocation, const Token &name, const MacroDefinition &) override {
+    if (!open_.empty()) open_.back() = open_.back() || only_clang(name);
+  }
+  void Endif(SourceLocation, SourceLocation) override {
+    closed_ = !open_.empty() && open_.back();
+    if (!open_.empty()) open_.pop_back();
+  }
+  // A block the preprocessor skipped under Clang's reading may be the one GCC takes:
+  // what it would define counts too.
+  // It is reported after its block's #endif, when there is one.
+  void SourceRangeSkipped(SourceRange range, SourceLocation) override {
+    bool closed = closed_;
+    closed_ = false;
+    if ((!closed && std::find(open_.begin(), open_.end(), true) == open_.end()) ||
+        sm_.isInSystemHeader(range.getBegin()))
+      return;
+    StringRef text = Lexer::getSourceText(CharSourceRange::getCharRange(range), sm_, lang_);
+    while (!text.empty()) {
+      auto [line, rest] = text.split('\n');
+      text = rest;
+      line = line.ltrim();
+      if (!line.consume_front("#")) continue;
+      line = line.ltrim();
+      if (!line.consume_front("define")) continue;
+      std::vector<std::string> words = identifiers_in(line.str());
+      if (!words.empty() && line.size() && std::isspace(static_cast<unsigned char>(line[0])))
+        out_.insert(words.front());
+    }
+  }
+  void MacroDefined(const Token &name, const MacroDirective *) override {
+    // The system's headers test GCC's version throughout; what they define is theirs.
+    if (std::find(open_.begin(), open_.end(), true) != open_.end() &&
+        !sm_.isInSystemHeader(name.getLocation()))
+      out_.insert(name.getIdentifierInfo()->getName().str());
+  }
+
+private:
+  // A macro only Clang defines, or one recorded already.
+  bool only_clang(const Token &name) const {
+    const IdentifierInfo *id = name.getIdentifierInfo();
+    return id && only_clang(id->getName());
+  }
+  bool only_clang(StringRef name) const {
+    return name.startswith("__clang") || name == "__llvm__" || name == "__apple_build_version__" ||
+           out_.count(name.str());
+  }
+  // Whether the condition names a macro only Clang defines, or GCC's version other than
+  // as `defined(...)`: both define __GNUC__, but Clang says 4.
+  bool tells_apart(SourceRange condition) const {
+    if (condition.isInvalid()) return false;
+    bool after_defined = false;
+    for (const std::string &word : identifiers_in(
+             Lexer::getSourceText(CharSourceRange::getTokenRange(condition), sm_, lang_))) {
+      if (only_clang(word)) return true;
+      if (StringRef(word).startswith("__GNUC") && !after_defined) return true;
+      after_defined = word == "defined";
+    }
+    return false;
+  }
+
+  const SourceManager &sm_;
+  const LangOptions &lang_;
+  CompilerMacros &out_;
+  std::vector<bool> open_;
+  bool closed_ = false; // the block just closed told the compilers apart
+};
+
 class Consumer : public ASTConsumer {
 public:
   Consumer(CompilerInstance &ci, std::string file, const ToolOptions &options, Results &results,
            std::shared_ptr<const std::string> first_error,
-           std::shared_ptr<const IncludeGraph> graph)
+           std::shared_ptr<const IncludeGraph> graph,
+           std::shared_ptr<const CompilerMacros> compiler_macros)
       : ci_(ci), file_(std::move(file)), options_(options), results_(results),
-        first_error_(std::move(first_error)), graph_(std::move(graph)) {}
+        first_error_(std::move(first_error)), graph_(std::move(graph)),
+        compiler_macros_(std::move(compiler_macros)) {}
 
   void HandleTranslationUnit(ASTContext &ast) override {
     std::string key = absolute(file_);
@@ -112,8 +209,9 @@ public:
     }
     HeaderOptions headers = options_.headers;
     headers.graph = graph_.get();
-    results_[key] = instrument_unit(ast, given, options_.selection, options_.apply,
-                                    options_.keep_columns, headers, options_.program);
+    results_[key] =
+        instrument_unit(ast, given, options_.selection, options_.apply, options_.keep_columns,
+                        headers, options_.program, compiler_macros_.get());
   }
 
 private:
@@ -123,6 +221,7 @@ private:
   Results &results_;
   std::shared_ptr<const std::string> first_error_;
   std::shared_ptr<const IncludeGraph> graph_;
+  std::shared_ptr<const CompilerMacros> compiler_macros_;
 };
 
 class Action : public ASTFrontendAction {
@@ -138,7 +237,11 @@ public:
     if (options_.headers.enabled)
       ci.getPreprocessor().addPPCallbacks(
           std::make_unique<IncludeRecorder>(ci.getSourceManager(), *graph));
-    return std::make_unique<Consumer>(ci, file.str(), options_, results_, first_error_, graph);
+    auto macros = std::make_shared<CompilerMacros>();
+    ci.getPreprocessor().addPPCallbacks(
+        std::make_unique<CompilerMacroRecorder>(ci.getSourceManager(), ci.getLangOpts(), *macros));
+    return std::make_unique<Consumer>(ci, file.str(), options_, results_, first_error_, graph,
+                                      macros);
   }
 
 private:

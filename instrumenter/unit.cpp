@@ -13,6 +13,8 @@
 #include <clang/Basic/SourceManager.h>
 
 #include <algorithm>
+#include <cctype>
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -39,6 +41,71 @@ std::string no_probes_reason(const FunctionDecl &fd, bool cxx) {
   return "";
 }
 
+} // namespace
+
+std::vector<std::string> identifiers_in(std::string_view text) {
+  std::vector<std::string> words;
+  auto word_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (std::size_t i = 0; i < text.size();) {
+    char c = text[i];
+    if (text.compare(i, 2, "//") == 0) {
+      i = text.find('\n', i);
+    } else if (text.compare(i, 2, "/*") == 0) {
+      i = text.find("*/", i + 2);
+      if (i != std::string_view::npos) i += 2;
+    } else if (c == '"' || c == '\'') {
+      for (++i; i < text.size() && text[i] != c; ++i)
+        if (text[i] == '\\') ++i;
+      ++i;
+    } else if (word_char(c)) {
+      std::size_t start = i;
+      while (i < text.size() && word_char(text[i]))
+        ++i;
+      if (!std::isdigit(static_cast<unsigned char>(c)))
+        words.emplace_back(text.substr(start, i - start));
+    } else {
+      ++i;
+    }
+    if (i == std::string_view::npos) break;
+  }
+  return words;
+}
+
+namespace {
+
+// Why a function declared through a macro that Clang and GCC may define differently gets
+// no probe, or "". Clang parses here and GCC may compile: where such a macro spells
+// `static` under one and `inline` under the other (in C, an inline definition with
+// external linkage may not call the probe header's static functions, and then has no
+// definition to call once it is too large to inline), or `constexpr` under one only, a
+// probe that suits Clang's reading breaks GCC's build. Every declaration of the function
+// counts, from its first token up to its name.
+std::string compiler_dependent(const FunctionDecl &fd, const CompilerMacros &macros) {
+  if (macros.empty()) return "";
+  const SourceManager &sm = fd.getASTContext().getSourceManager();
+  for (const FunctionDecl *d : fd.redecls()) {
+    SourceLocation from = sm.getExpansionLoc(d->getBeginLoc());
+    SourceLocation to = sm.getExpansionLoc(d->getLocation());
+    if (from.isInvalid() || to.isInvalid() || sm.getFileID(from) != sm.getFileID(to) ||
+        !sm.isBeforeInTranslationUnit(from, to))
+      continue;
+    bool invalid = false;
+    StringRef file = sm.getBufferData(sm.getFileID(from), &invalid);
+    if (invalid) continue;
+    // From the end of what comes before: a macro that expands to nothing is not part of
+    // the declaration's range.
+    std::size_t begin = sm.getFileOffset(from);
+    while (begin > 0 && !std::strchr(";{}", file[begin - 1]) &&
+           !(file[begin - 1] == '\n' && begin < file.size() && file[begin] == '#'))
+      --begin;
+    StringRef head = file.substr(begin, sm.getFileOffset(to) - begin);
+    for (const std::string &word : identifiers_in(head))
+      if (macros.count(word))
+        return "declared through a macro Clang and GCC define differently (" + word + ")";
+  }
+  return "";
+}
+
 // A header path as candidates and messages name it: lexically normal, without a leading
 // "./".
 std::string header_name(const std::string &path) {
@@ -56,8 +123,10 @@ bool under(const std::string &path, const std::string &folder) {
 class Unit : public RecursiveASTVisitor<Unit> {
 public:
   Unit(ASTContext &ast, const std::string &file, const Selection &sel, bool apply,
-       bool keep_columns, const HeaderOptions &headers, const ProgramIndex *program)
-      : ast_(ast), sel_(sel), apply_(apply), keep_columns_(keep_columns), headers_(headers) {
+       bool keep_columns, const HeaderOptions &headers, const ProgramIndex *program,
+       const CompilerMacros *compiler_macros)
+      : ast_(ast), sel_(sel), apply_(apply), keep_columns_(keep_columns), headers_(headers),
+        compiler_macros_(compiler_macros) {
     if (program) { // the other files' summaries, and this unit's own for the calls through it
       summary_ = summarize_unit(ast);
       program_ = *program;
@@ -136,6 +205,7 @@ private:
   bool apply_;
   bool keep_columns_;
   const HeaderOptions &headers_;
+  const CompilerMacros *compiler_macros_;
   std::map<FileID, FileState> files_;
   FileState *main_ = nullptr;
   std::set<FileID> refused_;                 // header entries whose functions are not wanted
@@ -221,6 +291,8 @@ private:
     if (!fd.isMain()) find_whole_loop(fd, ctx);
     ctx.cxx = ast_.getLangOpts().CPlusPlus;
     ctx.no_probes = no_probes_reason(fd, ctx.cxx);
+    if (ctx.no_probes.empty() && compiler_macros_)
+      ctx.no_probes = compiler_dependent(fd, *compiler_macros_);
     std::vector<std::pair<const ProbeRule *, Site>> sites;
     for (const auto &rule : rules_) {
       std::vector<Site> found;
@@ -452,8 +524,8 @@ private:
 
 FileResult instrument_unit(ASTContext &ast, const std::string &file, const Selection &selection,
                            bool apply, bool keep_columns, const HeaderOptions &headers,
-                           const ProgramIndex *program) {
-  Unit unit(ast, file, selection, apply, keep_columns, headers, program);
+                           const ProgramIndex *program, const CompilerMacros *compiler_macros) {
+  Unit unit(ast, file, selection, apply, keep_columns, headers, program, compiler_macros);
   unit.TraverseDecl(ast.getTranslationUnitDecl());
   return unit.finish();
 }

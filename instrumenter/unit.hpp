@@ -12,7 +12,9 @@
 #include <clang/Basic/FileEntry.h>
 
 #include <map>
+#include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace idb::instr {
@@ -32,6 +34,16 @@ struct IncludeGraph {
   std::map<const clang::FileEntry *, int> entered; // how often each file was entered
 };
 
+// The macros that Clang, which parses the code here, and GCC, which may compile it, can
+// define differently: those defined inside a conditional block whose condition names a
+// macro only Clang defines (`__clang__`, `__llvm__`, ...) or GCC's version (`__GNUC__`
+// other than in `defined`, whose value Clang gives as 4), or one of these macros in turn.
+// tool.cpp's callbacks record them.
+using CompilerMacros = std::set<std::string>;
+
+// The identifiers of a piece of C or C++ text, in order, outside comments and literals.
+std::vector<std::string> identifiers_in(std::string_view text);
+
 // Whether and where the user's headers are instrumented.
 struct HeaderOptions {
   bool enabled = false;
@@ -47,10 +59,10 @@ struct HeaderOptions {
 // output (Edits::apply). Fails (FileResult::error) on an ID collision. (The refusal of an
 // instrumented file comes before parsing, in tool.cpp.) With `program`, the size rule also
 // knows the other files' functions and calls (program_index.hpp), and FileResult::summary
-// holds this unit's.
+// holds this unit's. A function declared through one of `compiler_macros` gets no probe.
 FileResult instrument_unit(clang::ASTContext &ast, const std::string &file,
                            const Selection &selection, bool apply, bool keep_columns = false,
-                           const HeaderOptions &headers = {},
-                           const ProgramIndex *program = nullptr);
+                           const HeaderOptions &headers = {}, const ProgramIndex *program = nullptr,
+                           const CompilerMacros *compiler_macros = nullptr);
 
 } // namespace idb::instr

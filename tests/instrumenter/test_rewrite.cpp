@@ -730,3 +730,64 @@ TEST(Rewrite, CodeThatDoesNotCompileIsAnError) {
   EXPECT_EQ("bad.c does not compile (Clang's errors are above)", r.error);
   EXPECT_EQ("", r.output);
 }
+
+TEST(Rewrite, FunctionsDeclaredThroughMacrosClangAndGccDefineDifferentlyGetNoProbes) {
+  // idb-instrument parses with Clang, which defines __clang__ and gives __GNUC__ as 4; the
+  // compiler may be GCC. What is defined under such a test (directly, through a macro so
+  // defined, or in a branch after one) may differ; a test of defined(__GNUC__), a
+  // conditional nested in a skipped block, or the name in a comment tells nothing apart.
+  const char *input = R"(#if defined(__clang__)
+#define ONE_API static
+#else
+#define ONE_API static inline
+#endif
+#if __GNUC__ >= 5
+#define NEW_GCC 1
+#endif
+#ifdef NEW_GCC
+#define TWO_API static
+#else
+#define TWO_API static inline
+#endif
+#if 0
+#if defined(__clang__)
+#endif
+#define SKIPPED 1
+#elif defined(__GNUC__)
+#define SAME_API static
+#endif
+#ifdef __GNUC__
+#define ALSO_SAME static
+#endif
+ONE_API int one(int *a, int n) { for (int i = 0; i < n; ++i) a[i] += i; return a[0]; }
+TWO_API int two(int *a, int n) { for (int i = 0; i < n; ++i) a[i] -= i; return a[0]; }
+SAME_API int same(int *a, int n) { for (int i = 0; i < n; ++i) a[i] *= i; return a[0]; }
+ALSO_SAME /* ONE_API */ int also(int *a, int n) { for (int i = 0; i < n; ++i) a[i] ^= i; return a[0]; }
+)";
+  auto sel = parse_selection("default\nset bounded-weight 0\nset min-statements 0\n", "sel");
+  FileResult r = run_on_text(input, "t.c", {}, sel.selection, false);
+  ASSERT_EQ("", r.error);
+  std::map<std::string, std::string> proc;
+  for (const Candidate &c : r.candidates)
+    if (c.kind == Kind::Proc) proc[c.function] = c.selected ? c.skipped : "not selected";
+  EXPECT_EQ("declared through a macro Clang and GCC define differently (ONE_API)", proc["one"]);
+  EXPECT_EQ("declared through a macro Clang and GCC define differently (TWO_API)", proc["two"]);
+  EXPECT_EQ("", proc["same"]);
+  EXPECT_EQ("", proc["also"]);
+  // In C++ alike: a constexpr only one compiler sees would take no probe under it.
+  const char *cxx = R"(#ifdef __clang__
+#define MAYBE_CONSTEXPR
+#else
+#define MAYBE_CONSTEXPR constexpr
+#endif
+MAYBE_CONSTEXPR int sum(const int *a, int n) { int s = 0; for (int i = 0; i < n; ++i) s += a[i]; return s; }
+)";
+  r = run_on_text(cxx, "t.cpp", {"-std=c++17"}, sel.selection, false);
+  ASSERT_EQ("", r.error);
+  for (const Candidate &c : r.candidates) {
+    if (c.kind == Kind::Proc) {
+      EXPECT_EQ("declared through a macro Clang and GCC define differently (MAYBE_CONSTEXPR)",
+                c.skipped);
+    }
+  }
+}
