@@ -249,6 +249,24 @@ std::uint32_t cfh_add_node(Cfh &c, std::uint32_t parent, int kind, int id, const
   return count;
 }
 
+namespace {
+
+// The open node `node` (the top frame's), whose last timed child has just throttled: the
+// path from it may now throttle it too (settled_mode), a nest of probes too fine for its
+// outer one giving up one level at a time from the inside. Only a node whose count has
+// passed one of the rules' counts is weighed; the others are at their count.
+void weigh_path_again(Cfh &c, std::uint32_t node) {
+  Node &n = c.nodes[node];
+  const Frame &top = c.stack[c.depth - 1];
+  if (node == 0 || n.mode & (kModeThrottled | kModeDynamic) || top.node != node) return;
+  double ticks = n.stats.count >= c.throttle_after         ? c.throttle_ticks
+                 : n.stats.count >= c.throttle_early_after ? c.throttle_early_ticks
+                                                           : -__builtin_huge_val();
+  if (ticks > 0 && cfh_path_costly(c, n.stats.count + 1, ticks)) n.mode |= kModeThrottled;
+}
+
+} // namespace
+
 void cfh_start_slow(Cfh &c, int kind, int id, const char *description, const char *file, int line,
                     const char *function) {
   if (c.depth >= c.limit) {
@@ -268,7 +286,7 @@ void cfh_start_slow(Cfh &c, int kind, int id, const char *description, const cha
     // The node's first activation since it throttled: from now on its entry says so,
     // and its parent has one timed child less.
     child->untimed |= kUntimedThrottled;
-    --c.timed_children[c.nodes[child->node].parent];
+    if (--c.timed_children[parent] == 0) weigh_path_again(c, parent);
     cfh_start_throttled(c, *child, id);
   } else if (mode) {
     cfh_start_special(c, child->node, id);
@@ -307,6 +325,22 @@ void cfh_start_special(Cfh &c, std::uint32_t node, int id) {
   f.t0 = now(); // the read inside the node's interval (see pop_frame)
   f.cpu0 = thread_cpu_ns();
   c.nodes[node].stats.noise += read_charge(c, f.t0, now());
+}
+
+bool cfh_path_costly(const Cfh &c, std::uint64_t activations, double ticks) {
+  std::uint64_t t = now();
+  auto timed = double(activations);
+  // Every activation of a node lies inside one of its parent's: the counts of the path's
+  // nodes all fall within the enclosing node's time, its open activation included. A
+  // timed node has no throttled one above it, so no frame is missing from the path.
+  for (std::uint32_t d = c.depth - 1; d-- > 1;) {
+    const Frame &f = c.stack[d];
+    if (f.node == kNoNode || (f.special & ~(kSpecialCpu | kSpecialDynamic))) return false;
+    const idb_stats_t &s = c.nodes[f.node].stats;
+    timed += double(s.count) + 1.0;
+    if (timed * ticks > s.sum + double(f.t0 < t ? t - f.t0 : 0)) return true;
+  }
+  return false;
 }
 
 std::uint64_t cfh_untimed(const Cfh &c, std::uint32_t node) {

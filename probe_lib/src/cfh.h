@@ -265,6 +265,14 @@ inline void cfh_hist_add(Cfh &c, std::uint32_t node, const Node &n, std::uint64_
   cfh_hist_miss(c, node, b);
 }
 
+// Whether the timed activations on the path from the top frame's node up to an open
+// enclosing node (the root excluded) cost that node's time more than the share of which
+// `ticks` is the mean activation's bound: their count times `ticks` over its time, the
+// open activation's so far included, for any such node. `timed`: the top frame's node's
+// activations so far (its count, plus one when its frame is still open).
+__attribute__((cold, noinline)) bool cfh_path_costly(const Cfh &c, std::uint64_t timed,
+                                                     double ticks);
+
 // The node's mode after a timed activation: CPU-timed when its mean reaches the CPU
 // threshold; throttled from now on when it has enough activations and a mean under the
 // throttle threshold, or a tenth as many (by default) and a mean under half of it.
@@ -284,8 +292,21 @@ inline std::uint32_t next_mode(const Cfh &c, const idb_stats_t &s) {
 // exclusive one). A node throttles once its children have; those that first appear
 // under a throttled node are throttled from the start (cfh_add_node), so the timed
 // activations of a tree always nest.
+//
+// Probes nested in one another add up: each may cost under the threshold's share of its
+// own time while together they cost more of the outer one's. So when the top frame's node
+// reaches the count of either rule, its path is weighed too (cfh_path_costly), once: it
+// throttles when the timed probes from it up to an enclosing node cost that node more
+// than the same share.
+// A node whose last timed child has just throttled is weighed so again, and may be
+// throttled while open (cfh_start_slow); its mode keeps the mark.
 inline std::uint32_t settled_mode(const Cfh &c, std::uint32_t node, const idb_stats_t &s) {
-  std::uint32_t mode = next_mode(c, s);
+  std::uint32_t mode = next_mode(c, s) | (c.nodes[node].mode & kModeThrottled);
+  if (__builtin_expect((s.count == c.throttle_after) | (s.count == c.throttle_early_after), 0) &&
+      !(mode & kModeThrottled) &&
+      cfh_path_costly(c, s.count,
+                      s.count == c.throttle_after ? c.throttle_ticks : c.throttle_early_ticks))
+    mode |= kModeThrottled;
   if (__builtin_expect(mode & kModeThrottled, 0) && c.timed_children[node] != 0)
     mode &= ~kModeThrottled;
   return mode;

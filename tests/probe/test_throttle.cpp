@@ -247,7 +247,10 @@ TEST(Throttle, ANodeWithATimedChildKeepsTiming) {
   EXPECT_EQ(0u, helper.stats.throttled);
   EXPECT_EQ(4u, rare.stats.count);
   EXPECT_GE(helper.stats.sum, rare.stats.sum);
-  EXPECT_LT(helper.stats.mean, std::stod(p.get("throttle_early_below_s")))
+  // Its own activations, without the child's spins, are far under the threshold (the
+  // main one: a loaded machine's stalls lengthen a few of 2,000 empty pairs).
+  EXPECT_LT((helper.stats.sum - rare.stats.sum) / double(helper.stats.count),
+            std::stod(p.get("throttle_below_s")))
       << "the helper alone would throttle";
 }
 
