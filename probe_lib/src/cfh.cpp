@@ -81,6 +81,7 @@ std::uint64_t pop_frame(Cfh &c, std::uint64_t t, bool read_cpu) {
     std::uint64_t ticks = f.t0 < t ? t - f.t0 : 0;
     idb_stats_add(&n.stats, double(ticks));
     std::uint32_t mode = settled_mode(c, f.node, n.stats);
+    if ((f.special & kSpecialHeavy) && c.timed_children[f.node] == 0) mode |= kModeThrottled;
     if (n.mode & kModeDynamic) mode = (mode & ~kModeThrottled) | kModeDynamic; // never throttled
     n.mode = std::uint8_t(mode);
     if (c.hist_mult) cfh_hist_add(c, f.node, n, ticks);
@@ -254,15 +255,16 @@ namespace {
 // The open node `node` (the top frame's), whose last timed child has just throttled: the
 // path from it may now throttle it too (settled_mode), a nest of probes too fine for its
 // outer one giving up one level at a time from the inside. Only a node whose count has
-// passed one of the rules' counts is weighed; the others are at their count.
+// passed one of the rules' counts is weighed; the others are at their count. Found too
+// costly, its frame is marked: its stop takes the slow path, which throttles it.
 void weigh_path_again(Cfh &c, std::uint32_t node) {
-  Node &n = c.nodes[node];
-  const Frame &top = c.stack[c.depth - 1];
+  const Node &n = c.nodes[node];
+  Frame &top = c.stack[c.depth - 1];
   if (node == 0 || n.mode & (kModeThrottled | kModeDynamic) || top.node != node) return;
   double ticks = n.stats.count >= c.throttle_after         ? c.throttle_ticks
                  : n.stats.count >= c.throttle_early_after ? c.throttle_early_ticks
                                                            : -__builtin_huge_val();
-  if (ticks > 0 && cfh_path_costly(c, n.stats.count + 1, ticks)) n.mode |= kModeThrottled;
+  if (ticks > 0 && cfh_path_costly(c, n.stats.count + 1, ticks)) top.special |= kSpecialHeavy;
 }
 
 } // namespace
@@ -335,7 +337,8 @@ bool cfh_path_costly(const Cfh &c, std::uint64_t activations, double ticks) {
   // timed node has no throttled one above it, so no frame is missing from the path.
   for (std::uint32_t d = c.depth - 1; d-- > 1;) {
     const Frame &f = c.stack[d];
-    if (f.node == kNoNode || (f.special & ~(kSpecialCpu | kSpecialDynamic))) return false;
+    if (f.node == kNoNode || (f.special & ~(kSpecialCpu | kSpecialDynamic | kSpecialHeavy)))
+      return false;
     const idb_stats_t &s = c.nodes[f.node].stats;
     timed += double(s.count) + 1.0;
     if (timed * ticks > s.sum + double(f.t0 < t ? t - f.t0 : 0)) return true;

@@ -71,6 +71,7 @@ constexpr std::uint32_t kSpecialUncounted = 8;  // activations past the depth ca
 constexpr std::uint32_t kSpecialThrottled = 16; // a throttled node's: counted, not timed
 constexpr std::uint32_t kSpecialDynamic = 32;   // a dynamic node's: its stop ends an iteration
 constexpr std::uint32_t kSpecialSampled = 64;   // a throttled node's, timed as a sample
+constexpr std::uint32_t kSpecialHeavy = 128;    // its path costs too much: its stop throttles it
 
 struct DynState;
 constexpr std::uint32_t kMaxDynamicNodes = 8; // dynamic nodes one CFH keeps (dynamics.h)
@@ -298,10 +299,11 @@ inline std::uint32_t next_mode(const Cfh &c, const idb_stats_t &s) {
 // reaches the count of either rule, its path is weighed too (cfh_path_costly), once: it
 // throttles when the timed probes from it up to an enclosing node cost that node more
 // than the same share.
-// A node whose last timed child has just throttled is weighed so again, and may be
-// throttled while open (cfh_start_slow); its mode keeps the mark.
+// A node whose last timed child has just throttled is weighed so again while open
+// (cfh_start_slow); found too costly, its frame is marked, and its stop (the slow one)
+// throttles it.
 inline std::uint32_t settled_mode(const Cfh &c, std::uint32_t node, const idb_stats_t &s) {
-  std::uint32_t mode = next_mode(c, s) | (c.nodes[node].mode & kModeThrottled);
+  std::uint32_t mode = next_mode(c, s);
   if (__builtin_expect((s.count == c.throttle_after) | (s.count == c.throttle_early_after), 0) &&
       !(mode & kModeThrottled) &&
       cfh_path_costly(c, s.count,
