@@ -407,7 +407,8 @@ void write_flat(std::ostream &out, profile::Profile run, const std::vector<analy
   out << "\nflat profiles: per probe, own s is its exclusive time without the probes' cost over\n"
          "every call path, incl s its inclusive time (a recursive probe's once), % of the\n"
          "tree's corrected time. A probe with untimed activations is timed by its samples\n"
-         "(est s in the trees); its callers' own time is without them.\n";
+         "(est s in the trees); its callers' own time is without them. \"<=\": the samples\n"
+         "said more than its callers' time leaves, and it is given no more than that.\n";
   const std::size_t top = a.top.value_or(20);
   for (const analysis::Tree &t : trees) {
     std::vector<analysis::FlatRow> rows = analysis::flat_rows(run, t.cfh);
@@ -419,8 +420,9 @@ void write_flat(std::ostream &out, profile::Profile run, const std::vector<analy
     std::size_t shown = top == 0 ? rows.size() : std::min(top, rows.size());
     for (std::size_t i = 0; i < shown; ++i) {
       const analysis::FlatRow &r = rows[i];
-      table.rows.push_back({r.label, fixed(r.own, 6), fixed(r.own_percent, 2),
-                            fixed(r.inclusive, 6), fixed(r.inclusive_percent, 2),
+      const std::string at_most = r.capped ? "<=" : "";
+      table.rows.push_back({r.label, at_most + fixed(r.own, 6), fixed(r.own_percent, 2),
+                            at_most + fixed(r.inclusive, 6), fixed(r.inclusive_percent, 2),
                             std::to_string(r.count), r.untimed ? std::to_string(r.untimed) : "-",
                             std::to_string(r.paths)});
     }

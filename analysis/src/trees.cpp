@@ -287,6 +287,7 @@ std::vector<FlatRow> flat_rows(const profile::Profile &run, const profile::Cfh &
       if (open[n.probe] == 0) row.inclusive += std::max(0.0, times[i].corrected_all);
       row.count += idb_stats_activations(&n.stats);
       row.untimed += n.stats.throttled;
+      row.capped = row.capped || times[i].capped;
       ++row.paths;
     }
     ++open[n.probe];

@@ -119,7 +119,7 @@ struct Printer {
     r.push_back(seconds(s.noise));
     if (show_throttled) {
       r.push_back(s.throttled ? std::to_string(s.throttled) : "-");
-      r.push_back(s.throttled ? seconds(t.estimated) : "-");
+      r.push_back(s.throttled ? (t.capped ? "<=" : "") + seconds(t.estimated) : "-");
     }
     if (show_bytes) {
       r.push_back(std::to_string(s.bytes_sent));
@@ -197,6 +197,33 @@ struct Printer {
 
 } // namespace
 
+namespace {
+
+// Scales the estimates of each node's throttled children down to what the node's time
+// leaves them, when they exceed it (NodeTimes::capped). Parents precede children, so a
+// node's own figure is final when its children's turn comes.
+void cap_estimates(const Cfh &cfh, std::vector<NodeTimes> &t) {
+  std::vector<double> timed(t.size(), 0.0), estimated(t.size(), 0.0);
+  for (std::size_t i = 1; i < t.size(); ++i) {
+    std::size_t parent = cfh.nodes[i].parent;
+    if (cfh.nodes[i].stats.throttled)
+      estimated[parent] += std::max(0.0, t[i].estimated);
+    else
+      timed[parent] += std::max(0.0, t[i].corrected);
+  }
+  for (std::size_t i = 1; i < t.size(); ++i) {
+    std::size_t parent = cfh.nodes[i].parent;
+    if (!cfh.nodes[i].stats.throttled) continue;
+    double room = std::max(0.0, t[parent].corrected_all - timed[parent]);
+    if (estimated[parent] <= room) continue;
+    t[i].estimated = std::max(0.0, t[i].estimated) * (room / estimated[parent]);
+    t[i].corrected_all = t[i].estimated;
+    t[i].capped = true;
+  }
+}
+
+} // namespace
+
 std::vector<NodeTimes> node_times(const Cfh &cfh) {
   std::vector<NodeTimes> t(cfh.nodes.size());
   std::vector<double> children_noise(cfh.nodes.size(), 0.0);
@@ -224,6 +251,7 @@ std::vector<NodeTimes> node_times(const Cfh &cfh) {
     n.estimated = s.throttled ? idb_stats_estimated_sum(&s) : n.inclusive;
     n.corrected_all = s.throttled ? n.estimated : n.corrected;
   }
+  cap_estimates(cfh, t);
   return t;
 }
 
@@ -288,7 +316,8 @@ void print_profile(std::ostream &out, const Profile &profile, const TreeOptions 
     out << ";\n  its later activations count in \"untimed\", their time in the parent's";
     if (profile.number("throttle_sample") > 0)
       out << ";\n  one in about " << profile.get("throttle_sample")
-          << " of them is timed as a sample: \"est s\" counts each at the samples' mean";
+          << " of them is timed as a sample: \"est s\" counts each at the samples' mean\n"
+          << "  (\"<=\": no more than what the parent's time leaves, where the samples say more)";
     out << "\n";
   }
   if (profile.get("wait") == "on") {

@@ -223,6 +223,38 @@ TEST(PrintTree, AThrottledNodeShowsItsEstimateAndThePruneKeepsItByIt) {
   EXPECT_NE(std::string::npos, bare.str().find("   1000000     1.001000")) << bare.str();
 }
 
+// Samples of a throttled node measure their own probe too: over a few nanoseconds of work
+// they can say more than the parent ran. The throttled children of a node then share what
+// its time leaves after its timed children, in proportion, and the report says "<=".
+TEST(PrintTree, EstimatesAreCappedAtWhatTheParentsTimeLeaves) {
+  Profile p;
+  Cfh cfh = build_cfh(p, 10, "main 1 8\nmain;a 1000 0.001\nmain;b 1000 0.001\nmain;timed 1 0.5\n");
+  for (std::uint32_t node : {2u, 3u}) {
+    cfh.nodes[node].stats.throttled = 1'000'000;
+    cfh.nodes[node].stats.sampled = 1'000;
+  }
+  cfh.nodes[2].stats.sampled_sum = 0.009; // 9 us each: 9.001 s
+  cfh.nodes[3].stats.sampled_sum = 0.003; // 3.001 s
+  std::vector<profile::NodeTimes> t = profile::node_times(cfh);
+  ASSERT_EQ("main", p.probe(cfh.nodes[1].probe)->description);
+  double room = t[1].corrected_all - t[4].corrected; // 7.5 s
+  EXPECT_NEAR(7.5, room, 1e-9);
+  EXPECT_TRUE(t[2].capped);
+  EXPECT_TRUE(t[3].capped);
+  EXPECT_NEAR(room * 9.001 / 12.002, t[2].estimated, 1e-9);
+  EXPECT_NEAR(room * 3.001 / 12.002, t[3].estimated, 1e-9);
+  EXPECT_DOUBLE_EQ(t[2].estimated, t[2].corrected_all);
+  EXPECT_FALSE(t[4].capped);
+  std::ostringstream out;
+  profile::print_tree(out, p, cfh);
+  EXPECT_NE(std::string::npos, out.str().find("   <=5.624688")) << out.str();
+  // Within the room, an estimate is left as it is.
+  cfh.nodes[2].stats.sampled_sum = 0.002;
+  t = profile::node_times(cfh);
+  EXPECT_FALSE(t[2].capped);
+  EXPECT_NEAR(2.001, t[2].estimated, 1e-9);
+}
+
 TEST(PrintTree, KeepsEveryColumnOfRowsNestedDeeperThanALine) {
   Profile p;
   std::string lines, path = "f";

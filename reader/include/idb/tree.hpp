@@ -27,7 +27,12 @@ struct NodeTimes {
   // activations alone, its estimate (idb_stats_estimated_sum: each throttled activation at
   // the mean of those timed as samples, which hold the counts of its throttled children, a
   // nanosecond or two each). What `idb report` prints as `est s` and `--prune` goes by.
+  // Never more than what its parent's time leaves: the throttled children of a node share
+  // at most its corrected_all less its timed children's corrected time; past that, their
+  // estimates are scaled down to it together and `capped` says so (a sample's own probe
+  // cost, over a few nanoseconds of work, can measure many times the work).
   double estimated = 0;
+  bool capped = false;
   // The same with the probes' cost taken out: `corrected`, or for a throttled node its
   // estimate. What the flame graph, the folded and Hatchet exports, the diff and the run
   // view's corrected metrics show, so that a throttled kernel keeps its width.

@@ -106,6 +106,7 @@ struct FlatRow {
   std::uint64_t count = 0;                       // activations of all its nodes, timed or not
   std::uint64_t untimed = 0; // of them, only counted after throttling (estimated)
   std::size_t paths = 0;     // its nodes: the call paths that reached it
+  bool capped = false;       // an estimate of it was capped (profile::NodeTimes::capped)
 };
 
 // The probes of `cfh`, the most own time first (then the most inclusive time, then by
