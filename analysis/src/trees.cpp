@@ -242,6 +242,7 @@ std::vector<TreeRow> tree_rows(const profile::Profile &run, const profile::Cfh &
     r.count = idb_stats_activations(&n.stats);
     r.throttled = n.stats.throttled;
     r.estimated = t.estimated;
+    r.capped = t.capped;
     r.inclusive = t.inclusive;
     r.exclusive = t.exclusive;
     r.corrected = t.corrected;

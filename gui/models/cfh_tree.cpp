@@ -47,6 +47,9 @@ TreeData cfh_tree(const profile::Profile &profile, const profile::Cfh &cfh) {
     // CPU time that was never measured (no CPU-timed activation) is blank, not 0.
     if (r.node < cfh.nodes.size() && cfh.nodes[r.node].stats.cpu_count == 0)
       row.values[kCpuColumn - 1] = std::nan("");
+    if (r.capped)
+      row.note = "estimated: at most this; its samples said more than its parent's time leaves "
+                 "(at this grain they measure mostly the probe)";
     if (r.node < cfh.nodes.size() && !cfh.nodes[r.node].waits.empty()) {
       const profile::Node &n = cfh.nodes[r.node];
       row.values[kWaitColumn - 1] = profile::wait_seconds(n.waits);

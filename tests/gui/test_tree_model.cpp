@@ -60,13 +60,14 @@ TEST(TreeModel, ShowsTheCfhWithItsColumns) {
 
 TEST(TreeModel, ShowsAThrottledNodesUntimedActivations) {
   profile::Profile p = test::gui_profile();
-  profile::Node &solve = p.cfhs[1].nodes[2];
+  // Rank 0, whose times nest: solve() 6 s in main() 9 s (rank 1's solve() outlasts it).
+  profile::Node &solve = p.cfhs[0].nodes[2];
   ASSERT_EQ(solve.probe, 2); // solve()
   solve.stats.throttled = 7;
   solve.stats.sampled = 2;
-  solve.stats.sampled_sum = 4.0; // 2 s each
+  solve.stats.sampled_sum = 0.2; // 0.1 s each
   gui::TreeModel model;
-  model.setTree(rank_tree(p, 1));
+  model.setTree(rank_tree(p, 0));
   QModelIndex main = model.index(0, 0, model.index(0, 0));
   QModelIndex row = model.index(0, 0, main);
   ASSERT_EQ(cell(row, 0), "solve()");
@@ -79,12 +80,36 @@ TEST(TreeModel, ShowsAThrottledNodesUntimedActivations) {
   // samples' mean; blank for a node that was never throttled.
   EXPECT_EQ(model.headerData(3, Qt::Horizontal).toString(), "estimated s");
   EXPECT_DOUBLE_EQ(row.siblingAtColumn(3).data(gui::kValueRole).toDouble(),
-                   solve.stats.sum + 7 * 2.0);
+                   solve.stats.sum + 7 * 0.1);
   EXPECT_EQ(cell(main, 3), "");
   // The export writes both as idb report does (ExportsTheRowsTheAnalysisGives).
   std::vector<std::string> exported = gui::tree_export_rows(model, "t")[2];
   EXPECT_EQ(exported[9], "7"); // the column `throttled`
-  EXPECT_EQ(exported[13], analysis::number_text(solve.stats.sum + 7 * 2.0)); // `estimated_s`
+  EXPECT_EQ(exported[13], analysis::number_text(solve.stats.sum + 7 * 0.1)); // `estimated_s`
+}
+
+// An estimate past what the parent's time leaves is capped there (profile::NodeTimes::
+// capped), and the row's tooltip says it is an upper bound.
+TEST(TreeModel, ACappedEstimateSaysSoInItsTooltip) {
+  profile::Profile p = test::gui_profile();
+  profile::Node &solve = p.cfhs[0].nodes[2];
+  solve.stats.throttled = 7;
+  solve.stats.sampled = 2;
+  solve.stats.sampled_sum = 0.2;
+  gui::TreeModel model;
+  model.setTree(rank_tree(p, 0));
+  QModelIndex main = model.index(0, 0, model.index(0, 0));
+  QModelIndex row = model.index(0, 0, main);
+  EXPECT_EQ(row.data(Qt::ToolTipRole).toString(), "solve()") << "within its parent's time";
+  solve.stats.sampled_sum = 4.0e6; // 2,000,000 s each: far past main's time
+  model.setTree(rank_tree(p, 0));
+  main = model.index(0, 0, model.index(0, 0));
+  row = model.index(0, 0, main);
+  EXPECT_TRUE(row.data(Qt::ToolTipRole).toString().contains("at most this"))
+      << cell(row, 0).toStdString();
+  EXPECT_LE(row.siblingAtColumn(3).data(gui::kValueRole).toDouble(),
+            main.siblingAtColumn(5).data(gui::kValueRole).toDouble())
+      << "no more than main's corrected time";
 }
 
 TEST(TreeModel, SortsChildrenWithinEachParent) {

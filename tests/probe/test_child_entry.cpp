@@ -112,12 +112,13 @@ void nest_of_four(Tree &t, int iterations, std::uint64_t spin) {
 // parent's they cost the parent more than the threshold's share (twice the count at 0.95
 // of a mean). It throttles; once counted, its parent is weighed again at its next
 // activation and throttles too, then the next one out. The outermost has no enclosing
-// node to weigh (the root's time is not) and keeps timing. A machine that stalls the test
-// only makes the means longer, which throttles nothing more.
+// node to weigh (the root's time is not) and keeps timing. A stall of the test lengthens
+// the enclosing times: a spin of 0.5 ms leaves room for 90 ms of them before the first
+// 200 activations (0.1 s) cost under the share.
 TEST(ChildEntry, NestedProbesThrottleFromTheInsideWhenTogetherTheyCostTooMuch) {
   Tree t(200);
   double per_us = ticks_per_us();
-  auto spin = std::uint64_t(50.0 * per_us);
+  auto spin = std::uint64_t(500.0 * per_us);
   t.cfh->throttle_ticks = 0.95 * double(spin);
   t.cfh->throttle_early_after = ~std::uint64_t(0);
   nest_of_four(t, 300, spin);

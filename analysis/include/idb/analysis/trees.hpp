@@ -84,6 +84,7 @@ struct TreeRow {
   // The time of every activation (seconds): the inclusive time, and for a throttled node
   // its estimate, each untimed activation at the mean of its samples (idb/stats.h).
   double estimated = 0;
+  bool capped = false; // the estimate is capped at what the parent's time leaves
 };
 
 // Every node of `cfh`, depth first with children in node order (the order `idb report`
