@@ -92,16 +92,20 @@ std::string compiler_dependent(const FunctionDecl &fd, const CompilerMacros &mac
     bool invalid = false;
     StringRef file = sm.getBufferData(sm.getFileID(from), &invalid);
     if (invalid) continue;
-    // From the end of what comes before: a macro that expands to nothing is not part of
-    // the declaration's range.
+    // From the end of what comes before (a macro that expands to nothing is not part of
+    // the declaration's range), its preprocessor lines left out.
     std::size_t begin = sm.getFileOffset(from);
-    while (begin > 0 && !std::strchr(";{}", file[begin - 1]) &&
-           !(file[begin - 1] == '\n' && begin < file.size() && file[begin] == '#'))
+    while (begin > 0 && !std::strchr(";{}", file[begin - 1]))
       --begin;
     StringRef head = file.substr(begin, sm.getFileOffset(to) - begin);
-    for (const std::string &word : identifiers_in(head))
-      if (macros.count(word))
-        return "declared through a macro Clang and GCC define differently (" + word + ")";
+    while (!head.empty()) {
+      auto [line, rest] = head.split('\n');
+      head = rest;
+      if (line.ltrim().startswith("#")) continue;
+      for (const std::string &word : identifiers_in(line))
+        if (macros.count(word))
+          return "declared through a macro Clang and GCC define differently (" + word + ")";
+    }
   }
   return "";
 }

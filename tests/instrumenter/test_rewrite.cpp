@@ -759,6 +759,8 @@ TEST(Rewrite, FunctionsDeclaredThroughMacrosClangAndGccDefineDifferentlyGetNoPro
 #ifdef __GNUC__
 #define ALSO_SAME static
 #endif
+#define ALIAS_OF_ONE ONE_API
+int plain(int *a, int n) { for (int i = 0; i < n; ++i) a[i] |= i; return a[0]; }
 ONE_API int one(int *a, int n) { for (int i = 0; i < n; ++i) a[i] += i; return a[0]; }
 TWO_API int two(int *a, int n) { for (int i = 0; i < n; ++i) a[i] -= i; return a[0]; }
 SAME_API int same(int *a, int n) { for (int i = 0; i < n; ++i) a[i] *= i; return a[0]; }
@@ -774,6 +776,7 @@ ALSO_SAME /* ONE_API */ int also(int *a, int n) { for (int i = 0; i < n; ++i) a[
   EXPECT_EQ("declared through a macro Clang and GCC define differently (TWO_API)", proc["two"]);
   EXPECT_EQ("", proc["same"]);
   EXPECT_EQ("", proc["also"]);
+  EXPECT_EQ("", proc["plain"]) << "a directive right above names nothing of its declaration";
   // In C++ alike: a constexpr only one compiler sees would take no probe under it.
   const char *cxx = R"(#ifdef __clang__
 #define MAYBE_CONSTEXPR
