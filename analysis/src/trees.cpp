@@ -95,6 +95,17 @@ Grafted graft_thread(profile::Cfh &master, const profile::Cfh &worker) {
   return out;
 }
 
+// Adds below the root of `worker`, a later thread's CFH, the node that holds the time
+// the thread spent outside its probes (`own`, the root's corrected exclusive time):
+// one activation of that length, so that the merged node counts the threads.
+void add_time_outside(profile::Cfh &worker, double own) {
+  if (worker.nodes.empty() || !(own > 0)) return;
+  profile::Node outside{0, profile::kWorkersOutsideProbes, {}, {}, {}};
+  idb_stats_clear(&outside.stats);
+  idb_stats_add(&outside.stats, own);
+  worker.nodes.push_back(outside);
+}
+
 } // namespace
 
 ThreadGrafts graft_threads(const std::vector<const profile::Cfh *> &threads) {
@@ -113,6 +124,7 @@ ThreadGrafts graft_threads(const std::vector<const profile::Cfh *> &threads) {
     if (i == m) continue;
     Grafted g = graft_thread(out.cfhs[m], *threads[i]);
     out.cfhs[i] = std::move(g.cfh);
+    add_time_outside(out.cfhs[i], corrected_exclusive(*threads[i])[0]);
     if (g.placed > 0) ++out.grafted;
   }
   return out;
@@ -314,6 +326,13 @@ std::vector<std::uint32_t> hot_path(const profile::Cfh &cfh) {
   if (cfh.nodes.empty()) return path;
   std::vector<profile::NodeTimes> times = profile::node_times(cfh);
   auto children = profile::children_of(cfh);
+  // The workers' time outside their probes is no code to go down into.
+  for (std::vector<std::uint32_t> &list : children)
+    list.erase(std::remove_if(list.begin(), list.end(),
+                              [&](std::uint32_t c) {
+                                return cfh.nodes[c].probe == profile::kWorkersOutsideProbes;
+                              }),
+               list.end());
   for (std::uint32_t at = 0;;) {
     path.push_back(at);
     if (children[at].empty()) return path;

@@ -49,7 +49,10 @@ HistogramChart histogram_chart(const std::string &label, const profile::Node &no
   HistogramChart chart;
   const idb_stats_t &s = node.stats;
   chart.count = profile::histogram_count(node.hist);
-  if (s.count == 0) {
+  if (node.probe == profile::kWorkersOutsideProbes) {
+    chart.missing = "no duration histogram: the time each worker thread spent outside its "
+                    "probes, one activation a thread";
+  } else if (s.count == 0) {
     chart.missing = "no timed activations";
   } else if (node.hist.empty() || chart.count != s.count) {
     chart.missing = "no duration histogram: the run was recorded with IDB_HISTOGRAM=0 or "

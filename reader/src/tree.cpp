@@ -256,6 +256,7 @@ std::vector<NodeTimes> node_times(const Cfh &cfh) {
 }
 
 std::string probe_label(const Profile &profile, std::int32_t probe) {
+  if (probe == kWorkersOutsideProbes) return "(worker threads outside their probes)";
   const Probe *p = profile.probe(probe);
   if (p && !p->description.empty()) return p->description;
   // Appending rather than `"#" + to_string(...)`, which trips GCC 12's -Wrestrict at -O3.

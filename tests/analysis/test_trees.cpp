@@ -99,7 +99,8 @@ TEST(Trees, WorkerThreadsLieWhereTheirMasterRanTheSameProbe) {
             "main;b 1\n"
             "main;b;x 1\n"
             "alone 1\n"
-            "x 2\n",
+            "x 2\n"
+            "(worker threads outside their probes) 2\n",
             profile::paths_text(p, merged));
   std::vector<analysis::TreeRow> rows = analysis::tree_rows(p, merged);
   auto row = [&](const std::string &path) {
@@ -114,6 +115,20 @@ TEST(Trees, WorkerThreadsLieWhereTheirMasterRanTheSameProbe) {
   EXPECT_DOUBLE_EQ(row("main").inclusive, 15.5);
   EXPECT_DOUBLE_EQ(row("main").exclusive, 1.0);
   EXPECT_EQ(row("main;sum").count, 1u);
+  // The workers' time outside their probes is a node of its own, one activation a worker:
+  // 8 - (3 + 1 + 0.5) and 8 - 3.5. The root's own time is then the master's alone.
+  EXPECT_DOUBLE_EQ(row("(worker threads outside their probes)").inclusive, 8.0);
+  EXPECT_EQ(row("(worker threads outside their probes)").count, 2u);
+  EXPECT_DOUBLE_EQ(rows[0].exclusive, 1.0); // 10 - 9
+  std::vector<analysis::FlatRow> flat = analysis::flat_rows(p, merged);
+  auto own = [&](const std::string &label) {
+    for (const analysis::FlatRow &r : flat)
+      if (r.label == label) return r.own;
+    ADD_FAILURE() << label;
+    return -1.0;
+  };
+  EXPECT_DOUBLE_EQ(own("(worker threads outside their probes)"), 8.0);
+  EXPECT_DOUBLE_EQ(own("prog (outside every probe)"), 1.0); // the master's
   // The stored threads are untouched; one thread alone is nobody's worker.
   EXPECT_EQ("loop 1\nloop;inner 10\nalone 1\nx 2\n", profile::paths_text(p, p.cfhs[1]));
   p.cfhs.resize(1);
@@ -232,6 +247,13 @@ TEST(Trees, HotPathFollowsTheLargestChildTheFirstOfEquals) {
   Cfh c = build_cfh(p, 10, "a 1 3\nb 1 6\nb;x 1 2\nb;y 1 2\nb;y;z 1 1\n");
   EXPECT_EQ(analysis::hot_path(c), (std::vector<std::uint32_t>{0, 2, 3}));
   EXPECT_TRUE(analysis::hot_path(Cfh{}).empty());
+  // The workers' time outside their probes is never on it, however long.
+  profile::Node outside{0, profile::kWorkersOutsideProbes, {}, {}, {}};
+  idb_stats_clear(&outside.stats);
+  idb_stats_add(&outside.stats, 9.0);
+  c.nodes[0].stats.sum += 9.0;
+  c.nodes.push_back(outside);
+  EXPECT_EQ(analysis::hot_path(c), (std::vector<std::uint32_t>{0, 2, 3}));
 }
 
 TEST(Trees, ExportCellsReadBackToTheSameNumbers) {

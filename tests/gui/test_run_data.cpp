@@ -114,6 +114,10 @@ TEST(HistogramChart, BarsQuantilesOrWhyNot) {
   EXPECT_TRUE(none.bars.empty());
   EXPECT_NE(none.missing.find("IDB_HISTOGRAM=0"), std::string::npos);
   EXPECT_EQ(none.title, "solve(): " + none.missing);
+  profile::Node outside = solve; // the workers' time outside their probes is no probe's
+  outside.probe = profile::kWorkersOutsideProbes;
+  EXPECT_NE(gui::histogram_chart("x", outside).missing.find("outside its probes"),
+            std::string::npos);
 
   solve.hist = profile::histogram_of({2'000'000'000, 4'000'000'000, 6'000'000'000});
   gui::HistogramChart c = gui::histogram_chart("solve()", solve);

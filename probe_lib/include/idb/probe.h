@@ -34,8 +34,9 @@ extern "C" {
  * nothing. */
 IDB_API_ void idb_init(const char *program);
 
-/* Opens probe `id` of `kind` in the calling thread's current CFH (see idb_cfh_enter).
- * `description` names the code (e.g. "solve(...) [solver.c:42]"); it is read only the
+/* Opens probe `id` of `kind` in the calling thread's current CFH (see idb_cfh_enter): any
+ * `id` but INT_MIN, which reports keep for the time worker threads spend outside their
+ * probes. `description` names the code (e.g. "solve(...) [solver.c:42]"); it is read only the
  * first time the probe is seen, so it must stay valid until then. Thread-safe (each thread
  * has its own current CFH); not signal-safe. Never fails: overflow of the node cap or
  * depth cap is counted. */

@@ -78,6 +78,12 @@ double wait_seconds(const std::vector<Wait> &waits);
 
 inline constexpr std::uint32_t kNoParent = 0xFFFFFFFFu;
 
+// The probe of a node no profile holds: the one the trees summed over threads add below
+// their root for the time the rank's later threads (OpenMP's workers, say) spent outside
+// their probes (analysis::graft_threads). The runtime leaves the ID to reports
+// (idb/probe.h).
+inline constexpr std::int32_t kWorkersOutsideProbes = INT32_MIN;
+
 struct NodeSpread {
   std::uint32_t ranks = 0;   // ranks that reached the node
   RankSpread total;          // wall time, s

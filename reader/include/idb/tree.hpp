@@ -45,7 +45,8 @@ std::vector<NodeTimes> node_times(const Cfh &cfh);
 // Each node's children (node indices, in node order); one entry per node.
 std::vector<std::vector<std::uint32_t>> children_of(const Cfh &cfh);
 
-// The probe's description, or "#id" when the profile has none.
+// The probe's description, or "#id" when the profile has none; for
+// kWorkersOutsideProbes, "(worker threads outside their probes)".
 std::string probe_label(const Profile &profile, std::int32_t probe);
 
 // "a;b;c count" per node below the root, depth first in node order: the form of

@@ -30,9 +30,13 @@ profile::Cfh merge_cfhs(const std::vector<profile::Cfh> &cfhs);
 // node is placed below that node's path, so merge_cfhs lays it onto the master's node;
 // each ancestor of that node in the master's copy gains the placed subtree's total time
 // (the tree's times are summed over threads; counts and means stay the master's). A node
-// whose probe the master reached nowhere or at several places stays at the top. `cfhs`
-// are the prepared copies, in the order given; `grafted` counts the threads with at
-// least one node placed.
+// whose probe the master reached nowhere or at several places stays at the top. Each
+// later thread's root also gains a child of probe profile::kWorkersOutsideProbes, one
+// activation as long as the root's own time (corrected_exclusive): what the thread spent
+// outside its probes (an OpenMP worker's wait for the next parallel region, mostly),
+// which the merged tree so keeps apart from the time the rank's first threads spent
+// outside theirs. `cfhs` are the prepared copies, in the order given; `grafted` counts
+// the threads with at least one node placed.
 struct ThreadGrafts {
   std::vector<profile::Cfh> cfhs;
   std::size_t grafted = 0;
@@ -116,7 +120,8 @@ struct FlatRow {
 std::vector<FlatRow> flat_rows(const profile::Profile &run, const profile::Cfh &cfh);
 
 // The hot path: from the root, each time the child with the largest inclusive time (the
-// first of equals), down to a leaf. Node indices, the root first; empty for an empty CFH.
+// first of equals; never the workers' time outside their probes), down to a leaf. Node indices, the
+// root first; empty for an empty CFH.
 std::vector<std::uint32_t> hot_path(const profile::Cfh &cfh);
 
 // A number as its shortest text that reads back to the same double ("0.25", "1e-07").
