@@ -15,7 +15,9 @@ namespace idb::gui {
 
 struct FlatTable {
   // probe (its label), own, own %, inclusive (seconds), inclusive %, activations, untimed (NULL
-  // where none), paths, probe id (the key a click shows the rows of)
+  // where none), capped ("at most" where an estimate of the probe was capped at what its
+  // parent's time leaves, analysis::FlatRow::capped; NULL elsewhere), paths, probe id (the
+  // key a click shows the rows of)
   store::QueryResult table;
   std::vector<std::optional<Format>> formats; // per column, for TableModel::setTable
 };
@@ -23,6 +25,6 @@ struct FlatTable {
 FlatTable flat_table(const profile::Profile &run, const profile::Cfh &cfh);
 
 // The column holding the probe's id (not shown).
-inline constexpr int kFlatProbeIdColumn = 8;
+inline constexpr int kFlatProbeIdColumn = 9;
 
 } // namespace idb::gui

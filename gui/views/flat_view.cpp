@@ -22,8 +22,9 @@ FlatView::FlatView(QWidget *parent)
       tr("Each probe's own time (its exclusive time without the probes' cost) and inclusive "
          "time over every call path that reached it, the most own time first; a recursive "
          "probe's inclusive time counts once. A probe with untimed activations is timed by its "
-         "samples, and its callers' own time is without them. Percentages: of the tree's "
-         "corrected time."),
+         "samples, and its callers' own time is without them; \"at most\" (capped): its "
+         "samples said more than its parent's time leaves, and its times are that bound. "
+         "Percentages: of the tree's corrected time."),
       this);
   note->setWordWrap(true);
   auto *layout = new QVBoxLayout(this);

@@ -3,6 +3,7 @@
 #include "fixtures.hpp"
 
 #include "cfh_tree.hpp"
+#include "flat_data.hpp"
 #include "tree_model.hpp"
 
 #include "idb/analysis/trees.hpp"
@@ -110,6 +111,28 @@ TEST(TreeModel, ACappedEstimateSaysSoInItsTooltip) {
   EXPECT_LE(row.siblingAtColumn(3).data(gui::kValueRole).toDouble(),
             main.siblingAtColumn(5).data(gui::kValueRole).toDouble())
       << "no more than main's corrected time";
+}
+
+// The Flat tab marks the same bound in a column of its own.
+TEST(FlatTable, ACappedEstimateSaysAtMost) {
+  profile::Profile p = test::gui_profile();
+  profile::Node &solve = p.cfhs[0].nodes[2];
+  solve.stats.throttled = 7;
+  solve.stats.sampled = 2;
+  solve.stats.sampled_sum = 4.0e6;
+  gui::FlatTable flat = gui::flat_table(p, p.cfhs[0]);
+  ASSERT_EQ(flat.table.columns[7], "capped");
+  ASSERT_EQ(flat.table.columns[gui::kFlatProbeIdColumn], "probe id");
+  std::size_t marked = 0;
+  for (const std::vector<store::Cell> &row : flat.table.rows) {
+    const bool is_solve = row[0] == std::optional<std::string>("solve()");
+    EXPECT_EQ(row[7].has_value(), is_solve) << *row[0];
+    if (is_solve) {
+      EXPECT_EQ(*row[7], "at most");
+    }
+    marked += row[7].has_value();
+  }
+  EXPECT_EQ(marked, 1u);
 }
 
 TEST(TreeModel, SortsChildrenWithinEachParent) {
