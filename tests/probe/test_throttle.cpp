@@ -257,8 +257,11 @@ TEST(Throttle, ANodeWithATimedChildKeepsTiming) {
 // A node first seen under a throttled one is throttled from the start: inside an untimed
 // activation its time could not nest in its parent's.
 TEST(Throttle, ANodeFirstSeenUnderAThrottledOneIsOnlyCounted) {
+  // A threshold of ten thousand pair costs, so that a stall in the first 100 activations
+  // of a loaded machine does not keep the helper's mean over it.
   Profile p =
-      profile_of(run_child([] { helper_then_late(1'000); }, Env{{"IDB_THROTTLE_AFTER", "100"}}));
+      profile_of(run_child([] { helper_then_late(1'000); },
+                           Env{{"IDB_THROTTLE_AFTER", "100"}, {"IDB_THROTTLE_PERCENT", "0.01"}}));
   EXPECT_EQ("helper 1000\nhelper;late 500\n", tree_of(p, "thread 0"));
   EXPECT_EQ(100u, node_of(p, 4).stats.count);
   EXPECT_EQ(0u, node_of(p, 7).stats.count);
@@ -303,7 +306,8 @@ TEST(Throttle, AStopOfAnOuterProbeClosesAnOpenThrottledOne) {
         idb_start(IDB_PROC, 2, "tiny"); // throttled, left open
         idb_stop(1);
       },
-      Env{{"IDB_THROTTLE_AFTER", "100"}}));
+      // As above: ten thousand pair costs throttle `tiny` at 100 whatever stalls it.
+      Env{{"IDB_THROTTLE_AFTER", "100"}, {"IDB_THROTTLE_PERCENT", "0.01"}}));
   EXPECT_EQ("outer 1\nouter;tiny 201\n", tree_of(p, "thread 0"));
   EXPECT_EQ(101u, node_of(p, 2).stats.throttled);
   EXPECT_EQ(1u, thread_cfhs(p)[0]->mismatches);
@@ -319,7 +323,7 @@ TEST(Throttle, AThrottledProbeOpenAtTheEndAddsNoTime) {
         idb_start(IDB_PROC, 2, "tiny"); // throttled; the run ends with it open
         spin(2'000'000);
       },
-      Env{{"IDB_THROTTLE_AFTER", "100"}}));
+      Env{{"IDB_THROTTLE_AFTER", "100"}, {"IDB_THROTTLE_PERCENT", "0.01"}}));
   const Node &tiny = node_of(p, 2);
   EXPECT_EQ(100u, tiny.stats.count);
   EXPECT_LT(tiny.stats.max, 1e-3) << "the open activation was never timed";
