@@ -5,8 +5,12 @@
 
 #include <algorithm>
 #include <cctype>
+#include <clang/AST/OpenMPClause.h>
 #include <clang/AST/StmtCXX.h>
+#include <clang/AST/StmtOpenMP.h>
 #include <clang/Lex/Lexer.h>
+
+#include <optional>
 
 namespace idb::instr {
 
@@ -213,11 +217,146 @@ bool follows_pragma(const std::string &text, unsigned offset) {
   return pragma_group_start(text, offset) != std::string::npos;
 }
 
+namespace {
+
+// The clauses of a `#pragma omp parallel for`, dealt to the two constructs it combines, as
+// written: the team's (if, num_threads, default(shared), shared, copyin, proc_bind) and
+// the loop's (private, firstprivate, lastprivate, reduction without a modifier, schedule,
+// collapse, ordered, linear, order). The data-sharing clauses all go to the loop, so a
+// variable both firstprivate and lastprivate keeps its meaning. Nothing when a clause is
+// of another kind (default(none) among them: the team would need every variable the loop
+// names) or is not written in the function's file as such.
+struct TeamAndLoop {
+  std::string team, loop;
+};
+
+std::optional<TeamAndLoop> deal_clauses(const FunctionContext &ctx,
+                                        const OMPExecutableDirective &directive) {
+  const SourceManager &sm = ctx.ast->getSourceManager();
+  TeamAndLoop out;
+  for (const OMPClause *clause : directive.clauses()) {
+    if (clause->isImplicit()) continue;
+    SourceLocation first = clause->getBeginLoc();
+    SourceLocation past =
+        Lexer::getLocForEndOfToken(clause->getEndLoc(), 0, sm, ctx.ast->getLangOpts());
+    if (!in_own_file(ctx, first) || !in_own_file(ctx, past)) return std::nullopt;
+    unsigned from = sm.getFileOffset(first), to = sm.getFileOffset(past);
+    if (to <= from) return std::nullopt;
+    std::string *into = &out.loop;
+    switch (clause->getClauseKind()) {
+    case llvm::omp::OMPC_default:
+      if (cast<OMPDefaultClause>(clause)->getDefaultKind() != llvm::omp::OMP_DEFAULT_shared)
+        return std::nullopt;
+      into = &out.team;
+      break;
+    case llvm::omp::OMPC_if:
+    case llvm::omp::OMPC_num_threads:
+    case llvm::omp::OMPC_shared:
+    case llvm::omp::OMPC_copyin:
+    case llvm::omp::OMPC_proc_bind:
+      into = &out.team;
+      break;
+    case llvm::omp::OMPC_reduction:
+      if (cast<OMPReductionClause>(clause)->getModifier() != OMPC_REDUCTION_unknown)
+        return std::nullopt;
+      break;
+    case llvm::omp::OMPC_private:
+    case llvm::omp::OMPC_firstprivate:
+    case llvm::omp::OMPC_lastprivate:
+    case llvm::omp::OMPC_schedule:
+    case llvm::omp::OMPC_collapse:
+    case llvm::omp::OMPC_ordered:
+    case llvm::omp::OMPC_linear:
+    case llvm::omp::OMPC_order:
+      break;
+    default:
+      return std::nullopt;
+    }
+    *into += " " + ctx.text->substr(from, to - from);
+  }
+  return out;
+}
+
+// The offset just past the newline that ends the logical line starting at `line` (its
+// backslash continuations included), or npos.
+size_t logical_line_end(const std::string &text, size_t line) {
+  for (size_t at = line;;) {
+    size_t newline = text.find('\n', at);
+    if (newline == std::string::npos) return newline;
+    size_t end = newline;
+    if (end > at && text[end - 1] == '\r') --end;
+    if (end == at || text[end - 1] != '\\') return newline + 1;
+    at = newline + 1;
+  }
+}
+
+unsigned line_at(const std::string &text, size_t offset) {
+  return 1 + unsigned(std::count(text.begin(), text.begin() + std::ptrdiff_t(offset), '\n'));
+}
+
+// `#pragma omp parallel for` on a line of its own, the only directive before the loop, as
+// the two constructs it combines, so the probe opens on every thread of the team:
+//   #pragma omp parallel TEAM
+//   { probe;
+//   #line N
+//   #pragma omp for LOOP
+//   #if 0
+//   #pragma omp parallel for ...      (the line as written, left out)
+//   #endif
+//   #line N+1
+//     for (...) ... }
+// The two are the combined construct by the OpenMP specification's definition. Returns
+// nothing when the directive is not such, or its clauses are not dealt (deal_clauses),
+// and the caller wraps the whole construct as for any other pragma.
+std::optional<std::string> wrap_team_loop(const FunctionContext &ctx, const Stmt &stmt,
+                                          const Candidate &c, int rank, Edits &edits, size_t begin,
+                                          const StmtRange &range) {
+  auto governed = ctx.scan.governed.find(&stmt);
+  if (governed == ctx.scan.governed.end()) return std::nullopt;
+  const auto *directive = dyn_cast<OMPExecutableDirective>(governed->second);
+  if (!directive || directive->getDirectiveKind() != llvm::omp::OMPD_parallel_for)
+    return std::nullopt;
+  const SourceManager &sm = ctx.ast->getSourceManager();
+  const std::string &text = *ctx.text;
+  SourceLocation hash = directive->getBeginLoc();
+  if (!in_own_file(ctx, hash)) return std::nullopt;
+  size_t at = sm.getFileOffset(hash), line = logical_line_start(text, at);
+  size_t end = logical_line_end(text, line);
+  // The directive starts its line, the loop follows it, and above it the group holds
+  // comments alone (no other directive, no conditional).
+  if (text.find_first_not_of(" \t", line) != at || text[at] != '#' || end == std::string::npos ||
+      end > range.begin)
+    return std::nullopt;
+  for (size_t above = begin; above < line; above = logical_line_end(text, above)) {
+    size_t first = text.find_first_not_of(" \t", above);
+    if (first < line && (text[first] == '#' || text.compare(first, 7, "_Pragma") == 0))
+      return std::nullopt;
+  }
+  std::optional<TeamAndLoop> clauses = deal_clauses(ctx, *directive);
+  if (!clauses) return std::nullopt;
+  begin = line;
+  if (!edits.claim(unsigned(begin), range.end)) return "the statement already holds a probe";
+  const std::string file = "\"" + c_string(*ctx.file) + "\"\n";
+  edits.insert(unsigned(begin), rank,
+               "#pragma omp parallel" + clauses->team + "\n{ " + scope_text(c, ctx) + "\n#line " +
+                   std::to_string(line_at(text, begin)) + " " + file + "#pragma omp for" +
+                   clauses->loop + "\n#if 0\n");
+  edits.insert(unsigned(end), rank,
+               "#endif\n#line " + std::to_string(line_at(text, end)) + " " + file);
+  edits.insert(range.end, -rank - 1, " }");
+  return "";
+}
+
+} // namespace
+
 std::string wrap_construct(const FunctionContext &ctx, const Stmt &stmt, const Candidate &c,
                            int rank, Edits &edits) {
   StmtRange range = statement_range(ctx, stmt);
   if (!range.error.empty()) return range.error;
   size_t begin = pragma_group_start(*ctx.text, range.begin);
+  if (begin != std::string::npos)
+    if (std::optional<std::string> done = wrap_team_loop(ctx, stmt, c, rank, edits, begin, range))
+      return *done;
   std::string open = "{ " + scope_text(c, ctx);
   if (begin != std::string::npos) {
     // The directives start a line: the block opens on a line of its own, and `#line`

@@ -3,7 +3,9 @@
 # default selection), compares the output with cases/NAME.<ext>.expected, builds the
 # pristine and the instrumented program with -Wall -Wextra -Werror, runs both, compares
 # their output and exit status byte for byte, and compares the run's CFH with
-# cases/NAME.cfh when present. IDB_UPDATE_GOLDEN=1 rewrites the expected files instead.
+# cases/NAME.cfh when present. cases/NAME.flags, when present, holds compiler flags (one
+# line) for the parse and both builds, -fopenmp say. IDB_UPDATE_GOLDEN=1 rewrites the
+# expected files instead.
 # usage: run_case.sh SOURCE WORKDIR IDB_INSTRUMENT PROFILE_PATHS CC PROBE_INCLUDE PROBE_LIBDIR
 #        [EXTRA_FLAGS...]
 set -euo pipefail
@@ -15,16 +17,18 @@ cases=$(dirname "$source")
 rm -rf "$work" && mkdir -p "$work" && cp "$source" "$work/$name"
 cd "$work"
 
-sel=()
+sel=() own=()
 [[ -f $cases/$stem.sel ]] && sel=(--selection "$cases/$stem.sel")
-"$instrument" apply "$name" --out out "${sel[@]}" -- 2>notes.txt || { cat notes.txt; exit 1; }
+[[ -f $cases/$stem.flags ]] && read -r -a own <"$cases/$stem.flags"
+"$instrument" apply "$name" --out out "${sel[@]}" -- "${own[@]}" 2>notes.txt ||
+  { cat notes.txt; exit 1; }
 if [[ ${IDB_UPDATE_GOLDEN:-0} == 1 ]]; then
   cp out/"$name" "$cases/$name.expected"
 else
   diff -u "$cases/$name.expected" out/"$name"
 fi
 
-flags=(-Wall -Wextra -Werror -O1 "$@")
+flags=(-Wall -Wextra -Werror -O1 "${own[@]}" "$@")
 "$cc" "${flags[@]}" "$name" -o pristine -lm
 "$cc" "${flags[@]}" -I"$include" out/"$name" -o instrumented -L"$libdir" -lidb_probe \
   -Wl,-rpath,"$libdir" -lm

@@ -615,9 +615,14 @@ double p(int n, double *a) {
 double p(int n, double *a) {
   double s = 0;
   int i, j;
+#pragma omp parallel
 { <LOOP for loop in p [t.c:6]>
 #line 5 "t.c"
+#pragma omp for reduction(+ : s)
+#if 0
 #pragma omp parallel for reduction(+ : s)
+#endif
+#line 6 "t.c"
   for (i = 0; i < n; i++) {
     { <LOOP for loop in p [t.c:7]> for (j = 0; j < 4; j++) { <CALL g(...) in p [t.c:7]> a[i] += g(a[j]); } }
     s += a[i];
@@ -626,9 +631,14 @@ double p(int n, double *a) {
 #line 10 "t.c"
 #pragma omp simd
   for (i = 0; i < n; i++) a[i] = g(a[i]); }
+#pragma omp parallel
 { <LOOP for loop in p [t.c:13]>
 #line 12 "t.c"
+#pragma omp for collapse(2)
+#if 0
 #pragma omp parallel for collapse(2)
+#endif
+#line 13 "t.c"
   for (i = 0; i < n; i++)
     for (j = 0; j < n; j++) a[i] += g(a[j]); }
   return s;
@@ -640,6 +650,63 @@ double p(int n, double *a) {
   EXPECT_NE(std::string::npos,
             white.find("  for (i = 0; i < n; i++) { <LOOP for loop in p [t.c:6]>"));
   EXPECT_NE(std::string::npos, white.find("  for (i = 0; i < n; i++) a[i] = g(a[i]);\n"));
+}
+
+// `#pragma omp parallel for` is the team and the loop it combines: split in two, its probe
+// opens on every thread of the team, each its share of the iterations. The clauses go to
+// the construct they belong to (the data-sharing ones to the loop, so a variable both
+// firstprivate and lastprivate keeps its meaning), the line as written is left out by
+// `#if 0`, and `#line` keeps the numbers. Comments above stay above. Where a clause would
+// need more (default(none): the team would have to name what the loop uses), another
+// directive or a conditional is in the group, a macro spells the pragma, or the loop is
+// also simd, the probe goes around the whole construct as before: the encountering
+// thread's alone.
+TEST(Rewrite, ParallelLoopsAreSplitSoTheirProbeOpensOnEveryThread) {
+  const char *input = R"(double g(double);
+double p(int n, double *a, int t) {
+  double s = 0;
+  int i, last = 0;
+  /* two lines of clauses */
+  #pragma omp parallel for if(n > 100) reduction(+ : s) schedule(dynamic, 4) \
+      num_threads(t) firstprivate(last) lastprivate(last) shared(a) proc_bind(close)
+  for (i = 0; i < n; i++) { s += g(a[i]); last = i; }
+  return s + last;
+}
+)";
+  const char *expected = R"(double g(double);
+double p(int n, double *a, int t) {
+  double s = 0;
+  int i, last = 0;
+  /* two lines of clauses */
+#pragma omp parallel if(n > 100) num_threads(t) shared(a) proc_bind(close)
+{ <LOOP for loop in p [t.c:8]>
+#line 6 "t.c"
+#pragma omp for reduction(+ : s) schedule(dynamic, 4) firstprivate(last) lastprivate(last)
+#if 0
+  #pragma omp parallel for if(n > 100) reduction(+ : s) schedule(dynamic, 4) \
+      num_threads(t) firstprivate(last) lastprivate(last) shared(a) proc_bind(close)
+#endif
+#line 8 "t.c"
+  for (i = 0; i < n; i++) { s += g(a[i]); last = i; } }
+  return s + last;
+}
+)";
+  EXPECT_EQ(expected, instrument(input, "include loop", "t.c", {"-fopenmp"}));
+
+  for (const char *whole : {
+           "#pragma omp parallel for default(none) shared(a, n)\n",
+           "#pragma omp parallel for reduction(task, + : s)\n",
+           "#pragma omp parallel for simd\n",
+           "#ifdef _OPENMP\n#pragma omp parallel for\n#endif\n",
+           "#pragma GCC ivdep\n#pragma omp parallel for\n",
+           "#define PFOR _Pragma(\"omp parallel for\")\nPFOR\n",
+       }) {
+    std::string code = std::string("void p(int n, double *a) {\n  double s = 0;\n") + whole +
+                       "  for (int i = 0; i < n; i++) a[i] *= 2;\n  (void)s;\n}\n";
+    std::string out = instrument(code, "include loop", "t.c", {"-fopenmp"});
+    EXPECT_EQ(std::string::npos, out.find("#pragma omp for")) << out;
+    EXPECT_NE(std::string::npos, out.find("<LOOP for loop in p")) << out;
+  }
 }
 
 // A pragma that a macro spells (`_Pragma` in a macro, as codes write `OMP_FOR for (...)`)

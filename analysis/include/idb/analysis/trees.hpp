@@ -34,7 +34,8 @@ profile::Cfh merge_cfhs(const std::vector<profile::Cfh> &cfhs);
 // later thread's root also gains a child of probe profile::kWorkersOutsideProbes, one
 // activation as long as the root's own time (corrected_exclusive): what the thread spent
 // outside its probes (an OpenMP worker's wait between parallel regions, and its share of
-// a parallel loop whose probe only the master opens), which the merged tree so keeps apart from the time the rank's first threads spent
+// a parallel loop left whole, whose probe only the master opens), which the merged tree
+// so keeps apart from the time the rank's first threads spent
 // outside theirs. `cfhs` are the prepared copies, in the order given; `grafted` counts
 // the threads with at least one node placed.
 struct ThreadGrafts {

@@ -1,0 +1,52 @@
+/* OpenMP parallel loops: a `parallel for` whose clauses can be dealt to its team and its
+ * loop is split in two, so its probe opens on every thread; one with default(none) is
+ * wrapped whole, on the encountering thread alone. */
+#include <stdio.h>
+
+static long work(int i) {
+  long s = 0;
+  for (int k = 0; k < 200; ++k)
+    s += (i * 7 + k) % 13;
+  return s;
+}
+
+static long dealt(int n) {
+  long total = 0;
+  int last = -1;
+  int i;
+  /* the team's clauses and the loop's, over two lines */
+#pragma omp parallel for reduction(+ : total) schedule(static) num_threads(3) \
+    firstprivate(last) lastprivate(last)
+  for (i = 0; i < n; i++) {
+    last = i;
+    total += work(i);
+  }
+  return total + last;
+}
+
+static long kept_whole(int n) {
+  long total = 0;
+#pragma omp parallel for default(none) shared(n) reduction(+ : total) num_threads(3) \
+    schedule(static)
+  for (int i = 0; i < n; i++)
+    total += work(i);
+  return total;
+}
+
+static long region(int n) {
+  long total = 0;
+#pragma omp parallel num_threads(3)
+  {
+#pragma omp for reduction(+ : total) schedule(static)
+    for (int i = 0; i < n; i++)
+      total += work(i);
+  }
+  return total;
+}
+
+int main(void) {
+  printf("dealt %ld\n", dealt(300));
+  printf("kept whole %ld\n", kept_whole(300));
+  printf("region %ld\n", region(300));
+  return 0;
+}
