@@ -298,12 +298,12 @@ unsigned line_at(const std::string &text, size_t offset) {
 // the two constructs it combines, so the probe opens on every thread of the team:
 //   #pragma omp parallel TEAM
 //   { probe;
-//   #line N
+//   #line P                           (the directive's line)
 //   #pragma omp for LOOP
 //   #if 0
 //   #pragma omp parallel for ...      (the line as written, left out)
 //   #endif
-//   #line N+1
+//   #line L                           (the line after it)
 //     for (...) ... }
 // The two are the combined construct by the OpenMP specification's definition. Returns
 // nothing when the directive is not such, or its clauses are not dealt (deal_clauses),
