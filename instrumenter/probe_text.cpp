@@ -230,6 +230,29 @@ struct TeamAndLoop {
   std::string team, loop;
 };
 
+// A clause's text from its keyword at `from`: the keyword and, when a parenthesis follows
+// (blanks and continued lines between), through the one that closes it. Read from the text,
+// since Clang ends a clause without one (`ordered`) where the next clause begins. Empty when
+// the parentheses do not close on the directive's line.
+std::string clause_text(const std::string &text, size_t from) {
+  size_t at = from;
+  while (at < text.size() &&
+         (std::isalnum(static_cast<unsigned char>(text[at])) || text[at] == '_'))
+    ++at;
+  size_t keyword = at;
+  while (at < text.size() && (text[at] == ' ' || text[at] == '\t' ||
+                              (text[at] == '\\' && at + 1 < text.size() && text[at + 1] == '\n')))
+    at += text[at] == '\\' ? 2 : 1;
+  if (at >= text.size() || text[at] != '(') return text.substr(from, keyword - from);
+  int depth = 0;
+  for (; at < text.size(); ++at) {
+    if (text[at] == '(') ++depth;
+    if (text[at] == ')' && --depth == 0) return text.substr(from, at + 1 - from);
+    if (text[at] == '\n' && text[at - 1] != '\\') break;
+  }
+  return "";
+}
+
 std::optional<TeamAndLoop> deal_clauses(const FunctionContext &ctx,
                                         const OMPExecutableDirective &directive) {
   const SourceManager &sm = ctx.ast->getSourceManager();
@@ -237,11 +260,9 @@ std::optional<TeamAndLoop> deal_clauses(const FunctionContext &ctx,
   for (const OMPClause *clause : directive.clauses()) {
     if (clause->isImplicit()) continue;
     SourceLocation first = clause->getBeginLoc();
-    SourceLocation past =
-        Lexer::getLocForEndOfToken(clause->getEndLoc(), 0, sm, ctx.ast->getLangOpts());
-    if (!in_own_file(ctx, first) || !in_own_file(ctx, past)) return std::nullopt;
-    unsigned from = sm.getFileOffset(first), to = sm.getFileOffset(past);
-    if (to <= from) return std::nullopt;
+    if (!in_own_file(ctx, first)) return std::nullopt;
+    std::string written = clause_text(*ctx.text, sm.getFileOffset(first));
+    if (written.empty()) return std::nullopt;
     std::string *into = &out.loop;
     switch (clause->getClauseKind()) {
     case llvm::omp::OMPC_default:
@@ -272,7 +293,7 @@ std::optional<TeamAndLoop> deal_clauses(const FunctionContext &ctx,
     default:
       return std::nullopt;
     }
-    *into += " " + ctx.text->substr(from, to - from);
+    *into += " " + written;
   }
   return out;
 }
@@ -377,7 +398,16 @@ std::string wrap_construct(const FunctionContext &ctx, const Stmt &stmt, const C
     SourceLocation at = sm.getExpansionLoc(outer->getBeginLoc());
     if (at.isInvalid() || !in_own_file(ctx, at)) return "a #pragma applies to it";
     begin = sm.getFileOffset(at);
-    open += " ";
+    if ((*ctx.text)[begin] == '#') {
+      // A directive written as such, which the group scan did not take (code shares its
+      // conditional): the block opens on the line before it, as the wrappers' line
+      // keeping would put it, and the directive keeps its line.
+      begin = logical_line_start(*ctx.text, begin);
+      open += "\n#line " + std::to_string(line_at(*ctx.text, begin)) + " \"" + c_string(*ctx.file) +
+              "\"\n";
+    } else {
+      open += " ";
+    }
   }
   if (!edits.claim(unsigned(begin), range.end)) return "the statement already holds a probe";
   edits.insert(unsigned(begin), rank, open);

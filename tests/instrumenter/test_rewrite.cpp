@@ -692,6 +692,13 @@ double p(int n, double *a, int t) {
 }
 )";
   EXPECT_EQ(expected, instrument(input, "include loop", "t.c", {"-fopenmp"}));
+  // A clause without a parenthesis is its keyword alone (Clang ends it at the next one).
+  std::string ordered = instrument("void p(int n, double *a) {\n"
+                                   "#pragma omp parallel for ordered schedule(static)\n"
+                                   "  for (int i = 0; i < n; i++) a[i] *= 2;\n}\n",
+                                   "include loop", "t.c", {"-fopenmp"});
+  EXPECT_NE(std::string::npos, ordered.find("\n#pragma omp for ordered schedule(static)\n"))
+      << ordered;
 
   for (const char *whole : {
            "#pragma omp parallel for default(none) shared(a, n)\n",

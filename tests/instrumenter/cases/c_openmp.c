@@ -33,6 +33,33 @@ static long kept_whole(int n) {
   return total;
 }
 
+/* `ordered` without a parenthesis, before another clause. */
+static long in_order(int n) {
+  long total = 0;
+  int i;
+#pragma omp parallel for ordered schedule(static) num_threads(3)
+  for (i = 0; i < n; i++) {
+    long w = work(i);
+#pragma omp ordered
+    total = total * 3 % 1000003 + w;
+  }
+  return total;
+}
+
+/* Code shares the directive's conditional: the loop's probe goes around the construct,
+ * its block opening on the line before the directive. */
+static long guarded(int n) {
+  long total = 0;
+  int i;
+#ifdef _OPENMP
+  total = 1;
+#pragma omp parallel for reduction(+ : total) num_threads(3)
+#endif
+  for (i = 0; i < n; i++)
+    total += work(i);
+  return total;
+}
+
 static long region(int n) {
   long total = 0;
 #pragma omp parallel num_threads(3)
@@ -48,5 +75,7 @@ int main(void) {
   printf("dealt %ld\n", dealt(300));
   printf("kept whole %ld\n", kept_whole(300));
   printf("region %ld\n", region(300));
+  printf("in order %ld\n", in_order(300));
+  printf("guarded %ld\n", guarded(300));
   return 0;
 }
