@@ -89,20 +89,27 @@ TEST(TreeModel, ShowsAThrottledNodesUntimedActivations) {
   EXPECT_EQ(exported[13], analysis::number_text(solve.stats.sum + 7 * 0.1)); // `estimated_s`
 }
 
+namespace {
+// Makes `node` throttled: 7 untimed activations, estimated by 2 samples of `each` seconds.
+void throttle(profile::Node &node, double each) {
+  node.stats.throttled = 7;
+  node.stats.sampled = 2;
+  node.stats.sampled_sum = 2 * each;
+}
+} // namespace
+
 // An estimate past what the parent's time leaves is capped there (profile::NodeTimes::
 // capped), and the row's tooltip says it is an upper bound.
 TEST(TreeModel, ACappedEstimateSaysSoInItsTooltip) {
   profile::Profile p = test::gui_profile();
   profile::Node &solve = p.cfhs[0].nodes[2];
-  solve.stats.throttled = 7;
-  solve.stats.sampled = 2;
-  solve.stats.sampled_sum = 0.2;
+  throttle(solve, 0.1);
   gui::TreeModel model;
   model.setTree(rank_tree(p, 0));
   QModelIndex main = model.index(0, 0, model.index(0, 0));
   QModelIndex row = model.index(0, 0, main);
   EXPECT_EQ(row.data(Qt::ToolTipRole).toString(), "solve()") << "within its parent's time";
-  solve.stats.sampled_sum = 4.0e6; // 2,000,000 s each: far past main's time
+  throttle(solve, 2.0e6); // far past main's time
   model.setTree(rank_tree(p, 0));
   main = model.index(0, 0, model.index(0, 0));
   row = model.index(0, 0, main);
@@ -116,10 +123,7 @@ TEST(TreeModel, ACappedEstimateSaysSoInItsTooltip) {
 // The Flat tab marks the same bound in a column of its own.
 TEST(FlatTable, ACappedEstimateSaysAtMost) {
   profile::Profile p = test::gui_profile();
-  profile::Node &solve = p.cfhs[0].nodes[2];
-  solve.stats.throttled = 7;
-  solve.stats.sampled = 2;
-  solve.stats.sampled_sum = 4.0e6;
+  throttle(p.cfhs[0].nodes[2], 2.0e6); // solve(), far past main's time
   gui::FlatTable flat = gui::flat_table(p, p.cfhs[0]);
   ASSERT_EQ(flat.table.columns[7], "capped");
   ASSERT_EQ(flat.table.columns[gui::kFlatProbeIdColumn], "probe id");
