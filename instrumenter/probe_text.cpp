@@ -240,15 +240,26 @@ std::string clause_text(const std::string &text, size_t from) {
          (std::isalnum(static_cast<unsigned char>(text[at])) || text[at] == '_'))
     ++at;
   size_t keyword = at;
-  while (at < text.size() && (text[at] == ' ' || text[at] == '\t' ||
-                              (text[at] == '\\' && at + 1 < text.size() && text[at + 1] == '\n')))
-    at += text[at] == '\\' ? 2 : 1;
+  // Blanks, and line continuations (a backslash before LF or CRLF).
+  for (;;) {
+    if (at < text.size() && (text[at] == ' ' || text[at] == '\t')) {
+      ++at;
+    } else if (text.compare(at, 2, "\\\n") == 0) {
+      at += 2;
+    } else if (text.compare(at, 3, "\\\r\n") == 0) {
+      at += 3;
+    } else {
+      break;
+    }
+  }
   if (at >= text.size() || text[at] != '(') return text.substr(from, keyword - from);
   int depth = 0;
   for (; at < text.size(); ++at) {
     if (text[at] == '(') ++depth;
     if (text[at] == ')' && --depth == 0) return text.substr(from, at + 1 - from);
-    if (text[at] == '\n' && text[at - 1] != '\\') break;
+    if (text[at] == '\n' && text[at - 1] != '\\' &&
+        !(text[at - 1] == '\r' && at >= 2 && text[at - 2] == '\\'))
+      break;
   }
   return "";
 }

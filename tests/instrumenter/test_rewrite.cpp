@@ -699,6 +699,12 @@ double p(int n, double *a, int t) {
                                    "include loop", "t.c", {"-fopenmp"});
   EXPECT_NE(std::string::npos, ordered.find("\n#pragma omp for ordered schedule(static)\n"))
       << ordered;
+  // A parenthesis on the next line, in a file with CRLF line ends: the clause continues.
+  std::string crlf = instrument("void p(int n, double *a) {\r\n"
+                                "#pragma omp parallel for schedule \\\r\n  (static)\r\n"
+                                "  for (int i = 0; i < n; i++) a[i] *= 2;\r\n}\r\n",
+                                "include loop", "t.c", {"-fopenmp"});
+  EXPECT_NE(std::string::npos, crlf.find("#pragma omp for schedule \\\r\n  (static)\n")) << crlf;
 
   for (const char *whole : {
            "#pragma omp parallel for default(none) shared(a, n)\n",
