@@ -326,8 +326,9 @@ unsigned line_at(const std::string &text, size_t offset) {
   return 1 + unsigned(std::count(text.begin(), text.begin() + std::ptrdiff_t(offset), '\n'));
 }
 
-// `#pragma omp parallel for` on a line of its own, the only directive before the loop, as
-// the two constructs it combines, so the probe opens on every thread of the team:
+// `#pragma omp parallel for` on a line of its own, the only directive before the loop (a guard
+// around it aside), as the two constructs it combines, so the probe opens on every thread
+// of the team:
 //   #pragma omp parallel TEAM
 //   { probe;
 //   #line P                           (the directive's line)
@@ -354,27 +355,48 @@ std::optional<std::string> wrap_team_loop(const FunctionContext &ctx, const Stmt
   if (!in_own_file(ctx, hash)) return std::nullopt;
   size_t at = sm.getFileOffset(hash), line = logical_line_start(text, at);
   size_t end = logical_line_end(text, line);
-  // The directive starts its line, the loop follows it, and above it the group holds
-  // comments alone (no other directive, no conditional).
+  // The directive starts its line and the loop follows it. Above it the group holds
+  // comments, and at most one conditional that opens there and closes right after the
+  // directive (`#ifdef _OPENMP` ... `#endif`): a guard.
   if (text.find_first_not_of(" \t", line) != at || text[at] != '#' || end == std::string::npos ||
       end > range.begin)
     return std::nullopt;
+  size_t guard = std::string::npos;
   for (size_t above = begin; above < line; above = logical_line_end(text, above)) {
     size_t first = text.find_first_not_of(" \t", above);
-    if (first < line && (text[first] == '#' || text.compare(first, 7, "_Pragma") == 0))
+    if (first >= line || (text[first] != '#' && text.compare(first, 7, "_Pragma") != 0)) continue;
+    std::string kind = directive_of(text, first);
+    if (guard != std::string::npos || (kind != "if" && kind != "ifdef" && kind != "ifndef"))
       return std::nullopt;
+    guard = above;
+  }
+  size_t after = end; // the start of the line after the construct's directives
+  if (guard != std::string::npos) {
+    size_t first = text.find_first_not_of(" \t", end);
+    if (first == std::string::npos || directive_of(text, first) != "endif") return std::nullopt;
+    after = logical_line_end(text, end);
+    if (after == std::string::npos || after > range.begin) return std::nullopt;
   }
   std::optional<TeamAndLoop> clauses = deal_clauses(ctx, *directive);
   if (!clauses) return std::nullopt;
   begin = line;
   if (!edits.claim(unsigned(begin), range.end)) return "the statement already holds a probe";
   const std::string file = "\"" + c_string(*ctx.file) + "\"\n";
+  // Under a guard, the team's directive closes it before the block opens, and the loop's
+  // directive opens it again (its line as written), so that the braces balance however the
+  // condition goes: false, the probe is around the loop, run on one thread.
+  std::string team = "#pragma omp parallel" + clauses->team + "\n";
+  std::string reopen;
+  if (guard != std::string::npos) {
+    team += "#endif\n";
+    reopen = text.substr(guard, logical_line_end(text, guard) - guard);
+  }
   edits.insert(unsigned(begin), rank,
-               "#pragma omp parallel" + clauses->team + "\n{ " + scope_text(c, ctx) + "\n#line " +
+               team + "{ " + scope_text(c, ctx) + "\n" + reopen + "#line " +
                    std::to_string(line_at(text, begin)) + " " + file + "#pragma omp for" +
                    clauses->loop + "\n#if 0\n");
-  edits.insert(unsigned(end), rank,
-               "#endif\n#line " + std::to_string(line_at(text, end)) + " " + file);
+  edits.insert(unsigned(end), rank, "#endif\n");
+  edits.insert(unsigned(after), rank, "#line " + std::to_string(line_at(text, after)) + " " + file);
   edits.insert(range.end, -rank - 1, " }");
   return "";
 }

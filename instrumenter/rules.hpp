@@ -120,8 +120,9 @@ size_t pragma_group_start(const std::string &text, unsigned offset);
 // around the whole construct, never between: `{ probe;` on a line of its own before the
 // directives (with `#line` after it), or before a macro that spells the pragma, and `}`
 // after the statement. A `#pragma omp parallel for` whose clauses can be dealt is split
-// into `#pragma omp parallel` with `{ probe;` and `#pragma omp for` inside, so the probe
-// opens on every thread of the team (docs/instrumenter.md, OpenMP). Returns "" or why not.
+// into `#pragma omp parallel` with `{ probe;` and `#pragma omp for` inside (also under a
+// guard that holds the directive alone), so the probe opens on every thread of the team
+// (docs/instrumenter.md, OpenMP). Returns "" or why not.
 std::string wrap_construct(const FunctionContext &ctx, const clang::Stmt &stmt, const Candidate &c,
                            int rank, Edits &edits);
 

@@ -699,6 +699,29 @@ double p(int n, double *a, int t) {
                                    "include loop", "t.c", {"-fopenmp"});
   EXPECT_NE(std::string::npos, ordered.find("\n#pragma omp for ordered schedule(static)\n"))
       << ordered;
+  // Under a guard that holds the directive alone, the team's directive closes the guard
+  // and the loop's opens it again, so the braces balance whichever way it goes.
+  std::string guarded = instrument("void p(int n, double *a) {\n"
+                                   "#ifdef _OPENMP\n"
+                                   "#pragma omp parallel for schedule(static)\n"
+                                   "#endif\n"
+                                   "  for (int i = 0; i < n; i++) a[i] *= 2;\n}\n",
+                                   "include loop", "t.c", {"-fopenmp"});
+  EXPECT_EQ("void p(int n, double *a) {\n"
+            "#ifdef _OPENMP\n"
+            "#pragma omp parallel\n"
+            "#endif\n"
+            "{ <LOOP for loop in p [t.c:5]>\n"
+            "#ifdef _OPENMP\n"
+            "#line 3 \"t.c\"\n"
+            "#pragma omp for schedule(static)\n"
+            "#if 0\n"
+            "#pragma omp parallel for schedule(static)\n"
+            "#endif\n"
+            "#endif\n"
+            "#line 5 \"t.c\"\n"
+            "  for (int i = 0; i < n; i++) a[i] *= 2; }\n}\n",
+            guarded);
   // A parenthesis on the next line, in a file with CRLF line ends: the clause continues.
   std::string crlf = instrument("void p(int n, double *a) {\r\n"
                                 "#pragma omp parallel for schedule \\\r\n  (static)\r\n"
@@ -710,7 +733,8 @@ double p(int n, double *a, int t) {
            "#pragma omp parallel for default(none) shared(a, n)\n",
            "#pragma omp parallel for reduction(task, + : s)\n",
            "#pragma omp parallel for simd\n",
-           "#ifdef _OPENMP\n#pragma omp parallel for\n#endif\n",
+           "#ifdef _OPENMP\n  int t = 2;\n#pragma omp parallel for num_threads(t)\n#endif\n",
+           "#ifdef _OPENMP\n#pragma omp parallel for\n#else\n#pragma GCC ivdep\n#endif\n",
            "#pragma GCC ivdep\n#pragma omp parallel for\n",
            "#define PFOR _Pragma(\"omp parallel for\")\nPFOR\n",
        }) {

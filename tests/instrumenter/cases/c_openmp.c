@@ -60,6 +60,18 @@ static long guarded(int n) {
   return total;
 }
 
+/* A guard that holds the directive alone: split all the same. */
+static long guard_only(int n) {
+  long total = 0;
+  int i;
+#ifdef _OPENMP
+#pragma omp parallel for reduction(+ : total) schedule(static) num_threads(3)
+#endif
+  for (i = 0; i < n; i++)
+    total += work(i);
+  return total;
+}
+
 static long region(int n) {
   long total = 0;
 #pragma omp parallel num_threads(3)
@@ -77,5 +89,6 @@ int main(void) {
   printf("region %ld\n", region(300));
   printf("in order %ld\n", in_order(300));
   printf("guarded %ld\n", guarded(300));
+  printf("guard only %ld\n", guard_only(300));
   return 0;
 }
