@@ -326,6 +326,12 @@ unsigned line_at(const std::string &text, size_t offset) {
   return 1 + unsigned(std::count(text.begin(), text.begin() + std::ptrdiff_t(offset), '\n'));
 }
 
+// `#line N "file"` and a newline: the line that starts at `offset` keeps its number.
+std::string line_directive(const FunctionContext &ctx, size_t offset) {
+  return "#line " + std::to_string(line_at(*ctx.text, offset)) + " \"" + c_string(*ctx.file) +
+         "\"\n";
+}
+
 // `#pragma omp parallel for` on a line of its own, the only directive before the loop (a guard
 // around it aside), as the two constructs it combines, so the probe opens on every thread
 // of the team:
@@ -381,7 +387,6 @@ std::optional<std::string> wrap_team_loop(const FunctionContext &ctx, const Stmt
   if (!clauses) return std::nullopt;
   begin = line;
   if (!edits.claim(unsigned(begin), range.end)) return "the statement already holds a probe";
-  const std::string file = "\"" + c_string(*ctx.file) + "\"\n";
   // Under a guard, the team's directive closes it before the block opens, and the loop's
   // directive opens it again (its line as written), so that the braces balance however the
   // condition goes: false, the probe is around the loop, run on one thread.
@@ -392,11 +397,10 @@ std::optional<std::string> wrap_team_loop(const FunctionContext &ctx, const Stmt
     reopen = text.substr(guard, logical_line_end(text, guard) - guard);
   }
   edits.insert(unsigned(begin), rank,
-               team + "{ " + scope_text(c, ctx) + "\n" + reopen + "#line " +
-                   std::to_string(line_at(text, begin)) + " " + file + "#pragma omp for" +
-                   clauses->loop + "\n#if 0\n");
+               team + "{ " + scope_text(c, ctx) + "\n" + reopen + line_directive(ctx, begin) +
+                   "#pragma omp for" + clauses->loop + "\n#if 0\n");
   edits.insert(unsigned(end), rank, "#endif\n");
-  edits.insert(unsigned(after), rank, "#line " + std::to_string(line_at(text, after)) + " " + file);
+  edits.insert(unsigned(after), rank, line_directive(ctx, after));
   edits.insert(range.end, -rank - 1, " }");
   return "";
 }
@@ -415,9 +419,7 @@ std::string wrap_construct(const FunctionContext &ctx, const Stmt &stmt, const C
   if (begin != std::string::npos) {
     // The directives start a line: the block opens on a line of its own, and `#line`
     // gives the directives their own number back.
-    unsigned line = 1 + unsigned(std::count(ctx.text->begin(),
-                                            ctx.text->begin() + std::ptrdiff_t(begin), '\n'));
-    open += "\n#line " + std::to_string(line) + " \"" + c_string(*ctx.file) + "\"\n";
+    open += "\n" + line_directive(ctx, begin);
   } else {
     // A directive only Clang's AST shows (a macro that spells it): before the outermost
     // directive in the chain, where its macro is written.
@@ -436,8 +438,7 @@ std::string wrap_construct(const FunctionContext &ctx, const Stmt &stmt, const C
       // conditional): the block opens on the line before it, as the wrappers' line
       // keeping would put it, and the directive keeps its line.
       begin = logical_line_start(*ctx.text, begin);
-      open += "\n#line " + std::to_string(line_at(*ctx.text, begin)) + " \"" + c_string(*ctx.file) +
-              "\"\n";
+      open += "\n" + line_directive(ctx, begin);
     } else {
       open += " ";
     }
