@@ -283,6 +283,101 @@ std::optional<std::int64_t> trip_count(const Stmt *s, const ASTContext &ast) {
   return trips;
 }
 
+// Whether `e` halves a value that is not a constant: an integer `x / 2` or `x >> 1`
+// anywhere in it (a midpoint's `lo + (hi - lo) / 2`), or `x /= 2`, `x >>= 1`.
+bool halves(const Stmt *s, const ASTContext &ast) {
+  if (!s || isa<UnaryExprOrTypeTraitExpr, LambdaExpr>(s)) return false;
+  if (auto *b = dyn_cast<BinaryOperator>(s); b && b->getType()->isIntegerType()) {
+    BinaryOperatorKind op = b->getOpcode();
+    std::int64_t by = op == BO_Div || op == BO_DivAssign   ? 2
+                      : op == BO_Shr || op == BO_ShrAssign ? 1
+                                                           : 0;
+    if (by && constant(b->getRHS(), ast) == by && !constant(b->getLHS(), ast)) return true;
+  }
+  for (const Stmt *child : s->children())
+    if (halves(child, ast)) return true;
+  return false;
+}
+
+// The local variables `s` reads or writes.
+void variables_in(const Stmt *s, std::set<const VarDecl *> &out) {
+  if (!s || isa<UnaryExprOrTypeTraitExpr, LambdaExpr>(s)) return;
+  if (auto *ref = dyn_cast<DeclRefExpr>(s))
+    if (auto *v = dyn_cast<VarDecl>(ref->getDecl()); v && v->hasLocalStorage()) out.insert(v);
+  for (const Stmt *child : s->children())
+    variables_in(child, out);
+}
+
+// Each local variable `s` gives a value, with what it gives it: an assignment's right-hand
+// side, an initialiser, or the whole expression of a compound assignment, an increment or
+// a decrement (which read the variable too).
+void assignments_in(const Stmt *s, std::multimap<const VarDecl *, const Stmt *> &out) {
+  if (!s || isa<UnaryExprOrTypeTraitExpr, LambdaExpr>(s)) return;
+  if (auto *b = dyn_cast<BinaryOperator>(s); b && b->isAssignmentOp()) {
+    if (const VarDecl *v = variable(b->getLHS()); v && v->hasLocalStorage())
+      out.emplace(v, b->isCompoundAssignmentOp() ? static_cast<const Stmt *>(b) : b->getRHS());
+  } else if (auto *u = dyn_cast<UnaryOperator>(s); u && u->isIncrementDecrementOp()) {
+    if (const VarDecl *v = variable(u->getSubExpr()); v && v->hasLocalStorage()) out.emplace(v, u);
+  } else if (auto *ds = dyn_cast<DeclStmt>(s)) {
+    for (const Decl *d : ds->decls())
+      if (auto *v = dyn_cast<VarDecl>(d); v && v->getInit()) out.emplace(v, v->getInit());
+  }
+  for (const Stmt *child : s->children())
+    assignments_in(child, out);
+}
+
+// Whether `loop` halves an interval each trip (a binary search), so that its trips grow
+// with the logarithm of its data: it computes a half (`halves`) of what it changes, and
+// every variable of its condition that it changes it sets from that half, directly or
+// through variables set from it (XSBench's `upper = mid; ... length = upper - lower;`
+// under `while (length > 1)`). Any other loop of unknown length is open-ended.
+bool is_bisection(const Stmt *loop, const ASTContext &ast) {
+  const Stmt *cond = nullptr, *body = nullptr, *inc = nullptr;
+  if (auto *f = dyn_cast<ForStmt>(loop))
+    cond = f->getCond(), body = f->getBody(), inc = f->getInc();
+  else if (auto *w = dyn_cast<WhileStmt>(loop); w && !w->getConditionVariable())
+    cond = w->getCond(), body = w->getBody();
+  else if (auto *d = dyn_cast<DoStmt>(loop))
+    cond = d->getCond(), body = d->getBody();
+  if (!cond || !body) return false;
+  std::multimap<const VarDecl *, const Stmt *> set;
+  assignments_in(body, set);
+  assignments_in(inc, set);
+  std::set<const VarDecl *> halved; // set from a half, or from what was
+  for (const auto &[v, value] : set) {
+    std::set<const VarDecl *> read;
+    variables_in(value, read);
+    bool changing = false; // the half is of something the loop changes
+    for (const VarDecl *r : read)
+      changing = changing || set.count(r) > 0;
+    if (changing && halves(value, ast)) halved.insert(v);
+  }
+  if (halved.empty()) return false;
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (const auto &[v, value] : set) {
+      if (halved.count(v)) continue;
+      std::set<const VarDecl *> read;
+      variables_in(value, read);
+      for (const VarDecl *r : read)
+        if (halved.count(r)) {
+          halved.insert(v);
+          grew = true;
+          break;
+        }
+    }
+  }
+  std::set<const VarDecl *> tested;
+  variables_in(cond, tested);
+  bool any = false;
+  for (const VarDecl *v : tested) {
+    if (!set.count(v)) continue; // a bound the loop does not change
+    if (!halved.count(v)) return false;
+    any = true;
+  }
+  return any;
+}
+
 class Walker {
 public:
   Walker(const ASTContext &ast, bool callees) : ast_(ast), callees_(callees) {}
@@ -405,6 +500,11 @@ private:
       done.trips = int(*trips);
       done.weight = 1 + once * unsigned(*trips);
       scan.weight = before + once * unsigned(*trips);
+    } else if (!done.holds_loop && is_bisection(s, ast_)) {
+      done.bisection = true;
+      done.weight = 1 + once * kBisectionTrips;
+      scan.weight = before + once * kBisectionTrips;
+      ++scan.bisections;
     } else {
       done.weight = 1 + once;
       ++scan.long_loops;

@@ -25,6 +25,7 @@ struct LoopSite {
   bool in_expression = false; // inside a GNU statement expression
   bool sealed = false;     // a `simd` loop or `collapse`d nest: whole or not at all, body unscanned
   int trips = -1;          // the trip count when a constant of at most kShortTrips, else -1
+  bool bisection = false;  // a binary search (kBisectionTrips), not open-ended
   unsigned weight = 0;     // the work estimate of the whole loop (see FunctionScan)
   bool holds_loop = false; // an open-ended loop is nested in it
 };
@@ -32,6 +33,12 @@ struct LoopSite {
 // A loop whose trip count is a constant up to this is counted as its body repeated, not as
 // a loop of unknown length: `for (d = 0; d < 3; ++d)` is three copies of its body.
 constexpr unsigned kShortTrips = 16;
+
+// A loop that halves an interval each trip (a binary search: `mid = lo + (hi - lo) / 2`,
+// then `lo` or `hi` set from `mid`, under a condition on them) runs as many trips as the
+// logarithm of its data: it counts as its body this many times (a table of a million
+// entries), not as open-ended work.
+constexpr unsigned kBisectionTrips = 20;
 
 // How a probe around a call can be placed without changing what the code means.
 enum class CallForm {
@@ -55,13 +62,15 @@ struct CallSite {
 
 // The size estimate the small-function rule weighs: every statement of the whole body
 // (nested blocks, branches and loop bodies included) and every call count one; a short
-// loop's body counts once per trip. A loop of any other length is open-ended work, so a
-// function holding one is never small, whatever it weighs.
+// loop's body counts once per trip, a binary search's kBisectionTrips times. A loop of any
+// other length is open-ended work, so a function holding one is never small, whatever it
+// weighs.
 struct FunctionScan {
   std::vector<LoopSite> loops;
   std::vector<CallSite> calls;
   unsigned weight = 0;
-  unsigned long_loops = 0;    // loops whose trip count is not a short constant
+  unsigned long_loops = 0;    // loops of unknown length but binary searches
+  unsigned bisections = 0;    // binary searches (LoopSite::bisection), not in long_loops
   bool returns_twice = false; // it calls setjmp (or another function that returns twice)
   // Statements a directive or attribute governs: the loop of `#pragma omp for` (also when a
   // macro or _Pragma spells it), the statement of `omp atomic`, a `[[likely]]` branch. A

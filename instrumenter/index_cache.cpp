@@ -23,7 +23,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr const char *kCacheHead = "idb-index 1";
+constexpr const char *kCacheHead = "idb-index 2";
 
 // The cache's bound when IDB_INDEX_MAX_MB does not set one, in megabytes of disk.
 constexpr double kDefaultMaxMegabytes = 100;

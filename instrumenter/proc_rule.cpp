@@ -48,8 +48,14 @@ public:
       return kInlineReason;
     bool small = ctx.scan.long_loops == 0 && ctx.scan.weight < sel.min_statements;
     // These functions hold no loop of unknown length; loops of a constant trip count count
-    // as their bodies repeated, and the reason says so.
-    const char *loops = ctx.scan.loops.empty() ? "no loop" : "short loops only";
+    // as their bodies repeated, binary searches as theirs kBisectionTrips times, and the
+    // reason says so.
+    std::size_t searches = ctx.scan.bisections, loop_count = ctx.scan.loops.size();
+    const char *loops = loop_count == 0         ? "no loop"
+                        : searches == 0         ? "short loops only"
+                        : searches < loop_count ? "short loops and binary searches only"
+                        : searches == 1         ? "a binary search only"
+                                                : "binary searches only";
     if (!is_main && !site.candidate.forced && small)
       return std::string(kSmallReason) + " (weight " + std::to_string(ctx.scan.weight) + " under " +
              std::to_string(sel.min_statements) + ", " + loops + ")";

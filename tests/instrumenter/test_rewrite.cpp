@@ -375,6 +375,62 @@ int main(void) { return order(3, 1, 2) + spin(3) > 0 ? 0 : 1; }
   EXPECT_NE(std::string::npos, out.find("<PROC spin")) << out;
 }
 
+TEST(Rewrite, BinarySearchesAreBoundedWork) {
+  // grid (XSBench's form), lower (std::lower_bound's) and halve each halve what their
+  // condition tests: their loops are binary searches, their body counted 20 times, so the
+  // three are bounded. big's body weighs it over 128. walk's counter is not halved,
+  // eight halves a constant, and scan's search holds a loop of unknown length: open-ended.
+  const char *input = R"(static long grid(long n, double q, const double *a) {
+  long lower = 0, upper = n - 1, mid, length = upper - lower;
+  while (length > 1) { mid = lower + (length / 2); if (a[mid] > q) upper = mid; else lower = mid; length = upper - lower; }
+  return lower;
+}
+static long lower(const double *a, long len, double v) {
+  long first = 0;
+  while (len > 0) { long half = len >> 1; if (a[first + half] < v) { first += half; ++first; len -= half + 1; } else len = half; }
+  return first;
+}
+static int halve(unsigned n) { int s = 0; while (n > 1) { n /= 2; ++s; } return s; }
+static long big(long n, double q, const double *a) {
+  long lo = 0, hi = n;
+  while (lo < hi) { long mid = (lo + hi) / 2; double x = a[mid]; x *= 2; x += 1; x *= q; x -= 3; if (x < q) lo = mid + 1; else hi = mid; }
+  return lo;
+}
+static long walk(const double *a, long n) { long i = 0, lo = 0, hi = n, s = 0; while (i < n) { long mid = (lo + hi) / 2; s += (long)a[mid]; ++i; } return s; }
+static long eight(long n) { long i = 0; while (i < n) i += 16 / 2; return i; }
+static long scan(const double *a, long n, double q) {
+  long lo = 0, hi = n; double s = 0;
+  while (lo < hi) { long mid = lo + (hi - lo) / 2; for (long j = 0; j < n; ++j) s += a[j]; if (a[mid] < q + s) lo = mid + 1; else hi = mid; }
+  return lo;
+}
+double run(const double *a, long n) { double s = 0; for (long t = 0; t < n; ++t) s += grid(n, t, a) + lower(a, n, t) + halve(t) + big(n, t, a) + walk(a, n) + eight(n) + scan(a, n, t); return s; }
+)";
+  auto sel = parse_selection("default", "sel");
+  FileResult r = run_on_text(input, "t.c", {}, sel.selection, false);
+  ASSERT_EQ("", r.error);
+  std::map<std::string, std::string> proc, loop;
+  for (const Candidate &c : r.candidates)
+    (c.kind == Kind::Proc ? proc : loop)[c.function] = c.skipped;
+  EXPECT_EQ(
+      "bounded function (weight 103 under 128, a binary search only, calls only bounded code)",
+      proc["grid"]);
+  EXPECT_EQ("in a bounded function (weight 103 under 128)", loop["grid"]);
+  for (const char *search : {"lower", "halve"})
+    EXPECT_EQ(0u, proc[search].rfind("bounded function (weight ", 0))
+        << search << ": " << proc[search];
+  EXPECT_NE(std::string::npos, proc["halve"].find("a binary search only")) << proc["halve"];
+  for (const char *kept : {"big", "walk", "eight", "scan", "run"})
+    EXPECT_EQ("", proc[kept]) << kept;
+  std::string out = instrument(input, "default");
+  for (const char *kept : {"big", "walk", "eight", "scan"})
+    EXPECT_NE(std::string::npos, out.find(std::string("<PROC ") + kept + "(...)")) << kept << ":\n"
+                                                                                   << out;
+  EXPECT_EQ(std::string::npos, out.find("<PROC grid")) << out;
+  // The ways back: the bounded rule lifted, or the function by name.
+  EXPECT_NE(std::string::npos,
+            instrument(input, "default\nset bounded-weight 0").find("<PROC grid"));
+}
+
 TEST(Rewrite, ShortLoopsCountAsTheirBodyRepeated) {
   // 16 trips of one statement weigh 17 (probed); 3 and 0 trips weigh 4 and 1 (skipped);
   // counting down and `<=` are short too; 17 trips are open-ended.
