@@ -74,8 +74,22 @@ std::string stamp(const std::string &path) {
          std::to_string(st.st_size);
 }
 
-// The cache entry of `source` parsed with `flags` by this version of IDB: FNV-1a over
-// the three (another version's analysis may summarize differently).
+// The running instrumenter: its executable's size and modification time. A rebuilt or
+// reinstalled one may summarize differently while IDB_VERSION stays the same between
+// releases, so each executable reads only the entries it wrote.
+const std::string &tool_identity() {
+  static const std::string identity = [] {
+    struct stat st {};
+    if (::stat("/proc/self/exe", &st) != 0) return std::string();
+    return std::to_string(st.st_size) + ":" + std::to_string(st.st_mtim.tv_sec) + "." +
+           std::to_string(st.st_mtim.tv_nsec);
+  }();
+  return identity;
+}
+
+// The cache entry of `source` parsed with `flags` by this instrumenter: FNV-1a over its
+// version and identity, the source and the flags (another version's analysis may
+// summarize differently).
 std::string entry_path(const std::string &folder, const std::string &source,
                        const std::vector<std::string> &flags) {
   std::uint64_t hash = 14695981039346656037ull;
@@ -85,6 +99,7 @@ std::string entry_path(const std::string &folder, const std::string &source,
     hash = (hash ^ 0xff) * 1099511628211ull; // a separator no argument holds
   };
   mix(IDB_VERSION);
+  mix(tool_identity());
   mix(source);
   for (const std::string &flag : flags)
     mix(flag);

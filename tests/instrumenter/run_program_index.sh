@@ -3,7 +3,8 @@
 # program of four files compiled one at a time through idb-cc, as make does. A helper whose
 # callee is in one file and whose callers' loops are in another loses its probe; the
 # program computes what its pristine build computes; the next build reads the cache and
-# rewrites none of it, nor does a compile from another folder; an edit to the callee reaches the helper's next compile; a source
+# rewrites none of it, nor does a compile from another folder, while another executable of
+# the same version writes its own; an edit to the callee reaches the helper's next compile; a source
 # beside them that does not compile, and a cache folder that cannot be written, change
 # nothing else; the cache keeps to its bound (IDB_INDEX_MAX_MB), the least recently used
 # entries going first; IDB_INDEX=0 turns the index off.
@@ -109,6 +110,20 @@ expect "$work/second" cell "skipped: bounded function"
 (cd "$work" && "$idb_cc" gcc -O2 -Wall -Werror "${extra[@]}" -c src/helpers.c -o "$work/second/again.o")
 ls -l --time-style=full-iso "$IDB_INDEX_DIR" >"$work/entries-again.txt"
 diff "$work/entries-before.txt" "$work/entries-again.txt"
+
+# Another executable of the same version (a rebuilt or reinstalled wrapper, here a copy)
+# reads none of these entries, since its analysis may differ: it writes its own.
+mkdir -p "$work/copy"
+cp "$idb_cc" "$work/copy/idb-cc"
+count=$(ls "$IDB_INDEX_DIR" | wc -l)
+IDB_CANDIDATES="$work/copy/candidates.txt" "$work/copy/idb-cc" gcc -O2 -Wall -Werror \
+  "${extra[@]}" -c helpers.c -o "$work/copy/helpers.o"
+(($(ls "$IDB_INDEX_DIR" | wc -l) > count)) || {
+  ls -l "$IDB_INDEX_DIR"
+  echo "a copy of the wrapper read the entries of the one it copies"
+  exit 1
+}
+expect "$work/copy" cell "skipped: bounded function"
 
 # leaf gets a loop: its entry is stale, and at cell's next compile leaf is no longer
 # bounded but measured apart (its loop keeps a probe): cell is left out as a helper called
