@@ -283,22 +283,6 @@ std::optional<std::int64_t> trip_count(const Stmt *s, const ASTContext &ast) {
   return trips;
 }
 
-// Whether `e` halves a value that is not a constant: an integer `x / 2` or `x >> 1`
-// anywhere in it (a midpoint's `lo + (hi - lo) / 2`), or `x /= 2`, `x >>= 1`.
-bool halves(const Stmt *s, const ASTContext &ast) {
-  if (!s || isa<UnaryExprOrTypeTraitExpr, LambdaExpr>(s)) return false;
-  if (auto *b = dyn_cast<BinaryOperator>(s); b && b->getType()->isIntegerType()) {
-    BinaryOperatorKind op = b->getOpcode();
-    std::int64_t by = op == BO_Div || op == BO_DivAssign   ? 2
-                      : op == BO_Shr || op == BO_ShrAssign ? 1
-                                                           : 0;
-    if (by && constant(b->getRHS(), ast) == by && !constant(b->getLHS(), ast)) return true;
-  }
-  for (const Stmt *child : s->children())
-    if (halves(child, ast)) return true;
-  return false;
-}
-
 // The local variables `s` reads or writes.
 void variables_in(const Stmt *s, std::set<const VarDecl *> &out) {
   if (!s || isa<UnaryExprOrTypeTraitExpr, LambdaExpr>(s)) return;
@@ -326,6 +310,29 @@ void assignments_in(const Stmt *s, std::multimap<const VarDecl *, const Stmt *> 
     assignments_in(child, out);
 }
 
+// Whether `s` halves something in `changed`: an integer `x / 2` or `x >> 1` anywhere in it
+// (a midpoint's `lo + (hi - lo) / 2`), or `x /= 2`, `x >>= 1`, whose `x` reads a variable
+// the loop changes. `x + n / 2` with `n` left alone is a step, not a half.
+bool halves(const Stmt *s, const std::multimap<const VarDecl *, const Stmt *> &changed,
+            const ASTContext &ast) {
+  if (!s || isa<UnaryExprOrTypeTraitExpr, LambdaExpr>(s)) return false;
+  if (auto *b = dyn_cast<BinaryOperator>(s); b && b->getType()->isIntegerType()) {
+    BinaryOperatorKind op = b->getOpcode();
+    std::int64_t by = op == BO_Div || op == BO_DivAssign   ? 2
+                      : op == BO_Shr || op == BO_ShrAssign ? 1
+                                                           : 0;
+    if (by && constant(b->getRHS(), ast) == by) {
+      std::set<const VarDecl *> read;
+      variables_in(b->getLHS(), read);
+      for (const VarDecl *v : read)
+        if (changed.count(v)) return true;
+    }
+  }
+  for (const Stmt *child : s->children())
+    if (halves(child, changed, ast)) return true;
+  return false;
+}
+
 // Whether `loop` halves an interval each trip (a binary search), so that its trips grow
 // with the logarithm of its data: it computes a half (`halves`) of what it changes, and
 // every variable of its condition that it changes it sets from that half, directly or
@@ -344,14 +351,8 @@ bool is_bisection(const Stmt *loop, const ASTContext &ast) {
   assignments_in(body, set);
   assignments_in(inc, set);
   std::set<const VarDecl *> halved; // set from a half, or from what was
-  for (const auto &[v, value] : set) {
-    std::set<const VarDecl *> read;
-    variables_in(value, read);
-    bool changing = false; // the half is of something the loop changes
-    for (const VarDecl *r : read)
-      changing = changing || set.count(r) > 0;
-    if (changing && halves(value, ast)) halved.insert(v);
-  }
+  for (const auto &[v, value] : set)
+    if (halves(value, set, ast)) halved.insert(v);
   if (halved.empty()) return false;
   for (bool grew = true; grew;) {
     grew = false;

@@ -379,7 +379,8 @@ TEST(Rewrite, BinarySearchesAreBoundedWork) {
   // grid (XSBench's form), lower (std::lower_bound's) and halve each halve what their
   // condition tests: their loops are binary searches, their body counted 20 times, so the
   // three are bounded. big's body weighs it over 128. walk's counter is not halved,
-  // eight halves a constant, and scan's search holds a loop of unknown length: open-ended.
+  // eight halves a constant, stride steps by half of what the loop leaves alone, and scan's
+  // search holds a loop of unknown length: open-ended.
   const char *input = R"(static long grid(long n, double q, const double *a) {
   long lower = 0, upper = n - 1, mid, length = upper - lower;
   while (length > 1) { mid = lower + (length / 2); if (a[mid] > q) upper = mid; else lower = mid; length = upper - lower; }
@@ -398,12 +399,13 @@ static long big(long n, double q, const double *a) {
 }
 static long walk(const double *a, long n) { long i = 0, lo = 0, hi = n, s = 0; while (i < n) { long mid = (lo + hi) / 2; s += (long)a[mid]; ++i; } return s; }
 static long eight(long n) { long i = 0; while (i < n) i += 16 / 2; return i; }
+static long stride(long n, long limit) { long x = 0, k = 0; while (x < limit) { x = x + n / 2 + 1; ++k; } return k; }
 static long scan(const double *a, long n, double q) {
   long lo = 0, hi = n; double s = 0;
   while (lo < hi) { long mid = lo + (hi - lo) / 2; for (long j = 0; j < n; ++j) s += a[j]; if (a[mid] < q + s) lo = mid + 1; else hi = mid; }
   return lo;
 }
-double run(const double *a, long n) { double s = 0; for (long t = 0; t < n; ++t) s += grid(n, t, a) + lower(a, n, t) + halve(t) + big(n, t, a) + walk(a, n) + eight(n) + scan(a, n, t); return s; }
+double run(const double *a, long n) { double s = 0; for (long t = 0; t < n; ++t) s += grid(n, t, a) + lower(a, n, t) + halve(t) + big(n, t, a) + walk(a, n) + eight(n) + stride(n, t) + scan(a, n, t); return s; }
 )";
   auto sel = parse_selection("default", "sel");
   FileResult r = run_on_text(input, "t.c", {}, sel.selection, false);
@@ -419,10 +421,10 @@ double run(const double *a, long n) { double s = 0; for (long t = 0; t < n; ++t)
     EXPECT_EQ(0u, proc[search].rfind("bounded function (weight ", 0))
         << search << ": " << proc[search];
   EXPECT_NE(std::string::npos, proc["halve"].find("a binary search only")) << proc["halve"];
-  for (const char *kept : {"big", "walk", "eight", "scan", "run"})
+  for (const char *kept : {"big", "walk", "eight", "stride", "scan", "run"})
     EXPECT_EQ("", proc[kept]) << kept;
   std::string out = instrument(input, "default");
-  for (const char *kept : {"big", "walk", "eight", "scan"})
+  for (const char *kept : {"big", "walk", "eight", "stride", "scan"})
     EXPECT_NE(std::string::npos, out.find(std::string("<PROC ") + kept + "(...)")) << kept << ":\n"
                                                                                    << out;
   EXPECT_EQ(std::string::npos, out.find("<PROC grid")) << out;
