@@ -502,7 +502,6 @@ private:
       done.weight = 1 + once * unsigned(*trips);
       scan.weight = before + once * unsigned(*trips);
     } else if (!done.holds_loop && is_bisection(s, ast_)) {
-      done.bisection = true;
       done.weight = 1 + once * kBisectionTrips;
       scan.weight = before + once * kBisectionTrips;
       ++scan.bisections;

@@ -25,7 +25,6 @@ struct LoopSite {
   bool in_expression = false; // inside a GNU statement expression
   bool sealed = false;     // a `simd` loop or `collapse`d nest: whole or not at all, body unscanned
   int trips = -1;          // the trip count when a constant of at most kShortTrips, else -1
-  bool bisection = false;  // a binary search (kBisectionTrips), not open-ended
   unsigned weight = 0;     // the work estimate of the whole loop (see FunctionScan)
   bool holds_loop = false; // an open-ended loop is nested in it
 };
@@ -70,7 +69,7 @@ struct FunctionScan {
   std::vector<CallSite> calls;
   unsigned weight = 0;
   unsigned long_loops = 0;    // loops of unknown length but binary searches
-  unsigned bisections = 0;    // binary searches (LoopSite::bisection), not in long_loops
+  unsigned bisections = 0;    // binary searches (kBisectionTrips), not in long_loops
   bool returns_twice = false; // it calls setjmp (or another function that returns twice)
   // Statements a directive or attribute governs: the loop of `#pragma omp for` (also when a
   // macro or _Pragma spells it), the statement of `omp atomic`, a `[[likely]]` branch. A

@@ -4,7 +4,7 @@
 # and the GUI's unless IDB_ASAN_ALL=1), and clang-tidy on the C++ files the newest commit
 # changed (IDB_TIDY_ALL=1: on every file). The release build is
 # the demo's (scripts/demo.sh); building it here too made the suite a third longer. Both
-# builds keep line tables only (IDB_DEBUG_INFO=lines, -g1): enough for backtraces and the
+# builds keep line tables only (IDB_LINE_TABLES_ONLY, -g1): enough for backtraces and the
 # sanitizers' reports, and a fifth less compile time than full debug information.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,7 +29,7 @@ for preset in dev asan; do
   else
     options=(-DIDB_BUILD_INSTRUMENTER=ON -DIDB_BUILD_GUI=ON)
   fi
-  cmake --preset "$preset" "${options[@]}" -DIDB_DEBUG_INFO=lines >/dev/null
+  cmake --preset "$preset" "${options[@]}" -DIDB_LINE_TABLES_ONLY=ON >/dev/null
   cmake --build --preset "$preset" -j "$jobs"
   skip=()
   # Benchmarks and timing ratios mean nothing under the sanitizers' slowdown, an installed
